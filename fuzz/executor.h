@@ -1,0 +1,94 @@
+// The batch-level executor interface between the fuzzing engine and whatever
+// runs the target: the GPU megakernel (fuzz/gpu_executor.h) or a fake in tests.
+//
+// The engine owns the corpus and scheduling; the executor owns a mirror of the
+// corpus (by index), runs mutants of corpus entries, and reports what it found.
+#ifndef RINGFUZZ_FUZZ_EXECUTOR_H_
+#define RINGFUZZ_FUZZ_EXECUTOR_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+
+namespace ringfuzz {
+
+using ByteSpan = absl::Span<const uint8_t>;
+using Bytes = std::vector<uint8_t>;
+
+// One unit of scheduled work: `count` mutants of corpus entry `parent`, made
+// by work kind `opcode` (RF_OP_* in shaders/ringfuzz_wire.h). Becomes one
+// ring slot.
+struct WorkItem {
+  uint32_t opcode = 0;
+  uint32_t parent = 0;    // corpus index
+  uint32_t partner = 0;   // corpus index of the splice partner (RF_OP_SPLICE)
+  uint32_t count = 0;     // executions requested
+  uint32_t stack = 1;     // max stacked mutations per mutant
+  uint32_t ticket = 0;    // parent batch (ticketed window)
+  uint32_t window_class = 0;  // RF_CLASS_*
+  uint32_t tenant = 0;
+  uint32_t priority = 2;  // RF_PRIORITY_NORMAL
+};
+
+// Something an execution produced that the host must keep.
+struct Find {
+  enum class Kind { kNewCoverage, kCrash, kOverread, kTimeout };
+  Kind kind = Kind::kNewCoverage;
+  Bytes data;             // the input that was executed
+  uint32_t parent = 0;    // corpus index it was mutated from
+  uint32_t opcode = 0;    // work kind that produced it
+  uint32_t code = 0;      // fz_crash code; overread: the index read
+  uint32_t aux = 0;       // overread: the input length; timeout: steps
+  uint32_t new_bits = 0;  // coverage bits this execution set first
+};
+
+// Returns true iff `kind` is a bug report (anything but new coverage).
+inline bool IsBug(Find::Kind kind) { return kind != Find::Kind::kNewCoverage; }
+
+// What one batch did.
+struct BatchResult {
+  uint64_t executions = 0;  // counted by the executor, never assumed
+  std::vector<Find> finds;  // in discovery order
+  uint64_t dropped_finds = 0;  // finds lost to a full queue (re-found later)
+};
+
+// Coverage observed so far by this executor (monotone).
+struct CoverageSummary {
+  uint64_t blocks = 0;    // "cov:" distinct instrumented blocks reached
+  uint64_t features = 0;  // "ft:" distinct features (edges, ...)
+};
+
+class Executor {
+ public:
+  virtual ~Executor() = default;
+
+  // Appends `input` to the executor's corpus mirror; returns its index, which
+  // equals the number of inputs added before it.
+  virtual absl::StatusOr<uint32_t> AddInput(ByteSpan input) = 0;
+
+  // Replaces the mutation dictionary.
+  virtual absl::Status SetDictionary(const std::vector<Bytes>& tokens) = 0;
+
+  // Runs every item of `work` (each up to its count; a bounded executor may
+  // run fewer and says so in `executions`). `seed` makes the batch
+  // reproducible for a deterministic executor.
+  virtual absl::StatusOr<BatchResult> RunBatch(absl::Span<const WorkItem> work,
+                                               uint64_t seed) = 0;
+
+  // Executes `input` once, unmutated. The result holds one execution and, if
+  // it found a bug or new coverage, the corresponding Find.
+  virtual absl::StatusOr<BatchResult> Execute(ByteSpan input) = 0;
+
+  virtual CoverageSummary Coverage() const = 0;
+
+  // Largest input the executor can run, in bytes.
+  virtual size_t max_len() const = 0;
+};
+
+}  // namespace ringfuzz
+
+#endif  // RINGFUZZ_FUZZ_EXECUTOR_H_
