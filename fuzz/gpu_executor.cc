@@ -1,0 +1,423 @@
+#include "fuzz/gpu_executor.h"
+
+#include <algorithm>
+#include <cstring>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "shaders/ringfuzz_wire.h"
+
+namespace ringfuzz {
+namespace {
+
+// lavapipe ends every loop after 65,535 back-edges per SIMD batch of lanes
+// (platform-facts.md); the batch's count is at most the sum of its lanes'
+// iterations, so each lane gets 1/subgroup of it, with a margin.
+constexpr uint32_t kLavapipeLoopLimit = 65535;
+constexpr uint32_t kLocalSize = 64;
+constexpr uint32_t kMaxStack = 8;
+
+uint32_t Mix(uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xFF51AFD7ED558CCDull;
+  x ^= x >> 33;
+  x *= 0xC4CEB9FE1A85EC53ull;
+  x ^= x >> 33;
+  return static_cast<uint32_t>(x);
+}
+
+uint32_t WordsFor(size_t bytes) { return static_cast<uint32_t>((bytes + 3) / 4); }
+
+Find::Kind KindOf(uint32_t raw) {
+  switch (raw) {
+    case RF_FIND_CRASH: return Find::Kind::kCrash;
+    case RF_FIND_OVERREAD: return Find::Kind::kOverread;
+    case RF_FIND_TIMEOUT: return Find::Kind::kTimeout;
+    default: return Find::Kind::kNewCoverage;
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
+    const GpuExecutorOptions& options) {
+  absl::StatusOr<Megakernel> kernel = BuildMegakernelFromFile(
+      options.target_path, {options.max_len, kLocalSize});
+  if (!kernel.ok()) return kernel.status();
+  vk::InstanceOptions instance_options;
+  instance_options.validation = options.validation;
+  absl::StatusOr<vk::Instance> instance = vk::Instance::Create(instance_options);
+  if (!instance.ok()) return instance.status();
+  absl::StatusOr<std::vector<vk::PhysicalDeviceInfo>> devices =
+      instance->EnumerateDevices();
+  if (!devices.ok()) return devices.status();
+  absl::StatusOr<uint32_t> chosen = vk::SelectDevice(*devices, options.device);
+  if (!chosen.ok()) return chosen.status();
+  absl::StatusOr<vk::Device> device =
+      vk::Device::Create(*instance, (*devices)[*chosen]);
+  if (!device.ok()) return device.status();
+  absl::StatusOr<vk::ComputePipeline> pipeline = vk::ComputePipeline::Create(
+      *device, kernel->module.spirv, RF_BINDING_COUNT, sizeof(MegakernelPush));
+  if (!pipeline.ok()) return pipeline.status();
+
+  const vk::PhysicalDeviceInfo& info = device->info();
+  const uint32_t ring_slots =
+      options.ring_slots != 0 ? options.ring_slots
+                              : (info.is_cpu ? 256u : 16384u);
+  const uint32_t find_capacity = info.is_cpu ? 4096u : 16384u;
+  const uint32_t max_words = kernel->max_len / 4;
+  absl::StatusOr<vk::Buffer> control =
+      vk::Buffer::Create(*device, uint64_t{RF_CTRL_WORDS} * 4);
+  if (!control.ok()) return control.status();
+  absl::StatusOr<vk::Buffer> ring =
+      vk::Buffer::Create(*device, uint64_t{ring_slots} * RF_SLOT_BYTES);
+  if (!ring.ok()) return ring.status();
+  absl::StatusOr<vk::Buffer> finds = vk::Buffer::Create(
+      *device, uint64_t{find_capacity} * RF_FIND_WORDS(max_words) * 4);
+  if (!finds.ok()) return finds.status();
+  absl::StatusOr<vk::Buffer> dict =
+      vk::Buffer::Create(*device, uint64_t{RF_DICT_ENTRY_WORDS} * 4);
+  if (!dict.ok()) return dict.status();
+
+  std::unique_ptr<GpuExecutor> executor(new GpuExecutor(
+      *std::move(instance), *std::move(device), *std::move(kernel),
+      *std::move(pipeline), *std::move(control), *std::move(ring),
+      *std::move(finds), *std::move(dict), options));
+  executor->ring_slots_ = ring_slots;
+  executor->find_capacity_ = find_capacity;
+  if (absl::Status s = executor->RebuildCorpus(64, 64 * (max_words + 1));
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = executor->InitDispatcher(); !s.ok()) return s;
+  return executor;
+}
+
+GpuExecutor::GpuExecutor(vk::Instance instance, vk::Device device,
+                         Megakernel kernel, vk::ComputePipeline pipeline,
+                         vk::Buffer control, vk::Buffer ring, vk::Buffer finds,
+                         vk::Buffer dict, const GpuExecutorOptions& options)
+    : instance_(std::move(instance)),
+      device_(std::move(device)),
+      kernel_(std::move(kernel)),
+      pipeline_(std::move(pipeline)),
+      control_(std::move(control)),
+      ring_(std::move(ring)),
+      finds_(std::move(finds)),
+      dict_(std::move(dict)),
+      dispatch_timeout_(options.dispatch_timeout) {
+  const vk::PhysicalDeviceInfo& info = device_.info();
+  const uint32_t subgroup = std::max<uint32_t>(info.subgroup_size, 1);
+  step_budget_ = info.is_lavapipe ? (kLavapipeLoopLimit - 1024) / subgroup
+                                  : (1u << 20);
+  const uint32_t reserve =
+      MutationStepBound(kernel_.max_len, kMaxStack) + kernel_.max_len / 4 + 64;
+  uint32_t default_exec = info.is_lavapipe ? 2048u : 65536u;
+  if (info.is_lavapipe && reserve + default_exec > step_budget_) {
+    default_exec = step_budget_ > reserve + 256 ? step_budget_ - reserve : 256;
+  }
+  exec_steps_ = options.exec_steps != 0 ? options.exec_steps : default_exec;
+  if (exec_steps_ + reserve > step_budget_) step_budget_ = exec_steps_ + reserve;
+  // Enough workgroups to fill the device; each claims slots until none remain.
+  groups_ = info.is_cpu ? 64u : 8192u;
+  uint32_t* ctrl = control_.words();
+  ctrl[RF_CTRL_TENANT_BASE] = RF_CTRL_TENANT_MASKS;
+  for (uint32_t t = 0; t < RF_CTRL_TENANT_MASK_COUNT; ++t) {
+    ctrl[RF_CTRL_TENANT_MASKS + t] = 1;
+  }
+}
+
+GpuExecutor::~GpuExecutor() = default;
+
+absl::Status GpuExecutor::InitDispatcher() {
+  absl::StatusOr<vk::Dispatcher> dispatcher =
+      vk::Dispatcher::Create(device_, pipeline_);
+  if (!dispatcher.ok()) return dispatcher.status();
+  dispatcher_ = std::make_unique<vk::Dispatcher>(*std::move(dispatcher));
+  const vk::Buffer* buffers[RF_BINDING_COUNT] = {&control_, &ring_,
+                                                 corpus_.get(), &finds_, &dict_};
+  return dispatcher_->BindBuffers(buffers);
+}
+
+absl::Status GpuExecutor::RebuildCorpus(uint32_t capacity,
+                                        uint64_t data_words) {
+  const uint32_t max_words = kernel_.max_len / 4;
+  const uint64_t header = RF_CORPUS_INDEX_WORDS(capacity + 1) + max_words;
+  absl::StatusOr<vk::Buffer> buffer =
+      vk::Buffer::Create(device_, (header + data_words) * 4);
+  if (!buffer.ok()) return buffer.status();
+  corpus_ = std::make_unique<vk::Buffer>(*std::move(buffer));
+  corpus_capacity_ = capacity;
+  corpus_data_words_ = data_words;
+  corpus_cursor_ = header;
+  for (uint32_t i = 0; i < inputs_.size(); ++i) {
+    if (absl::Status s = WriteCorpusEntry(i, corpus_cursor_, inputs_[i]);
+        !s.ok()) {
+      return s;
+    }
+    corpus_cursor_ += WordsFor(inputs_[i].size());
+  }
+  if (dispatcher_ == nullptr) return absl::OkStatus();
+  const vk::Buffer* buffers[RF_BINDING_COUNT] = {&control_, &ring_,
+                                                 corpus_.get(), &finds_, &dict_};
+  return dispatcher_->BindBuffers(buffers);
+}
+
+absl::Status GpuExecutor::WriteCorpusEntry(uint32_t index,
+                                           uint64_t offset_words,
+                                           ByteSpan input) {
+  uint32_t* words = corpus_->words();
+  const uint32_t n = WordsFor(input.size());
+  std::memset(words + offset_words, 0, uint64_t{n} * 4);
+  if (!input.empty()) std::memcpy(words + offset_words, input.data(), input.size());
+  words[2 * index] = static_cast<uint32_t>(offset_words);
+  words[2 * index + 1] = static_cast<uint32_t>(input.size());
+  return absl::OkStatus();
+}
+
+absl::StatusOr<uint32_t> GpuExecutor::AddInput(ByteSpan input) {
+  if (input.size() > kernel_.max_len) input = input.subspan(0, kernel_.max_len);
+  const uint32_t words = WordsFor(input.size());
+  const uint64_t header =
+      RF_CORPUS_INDEX_WORDS(corpus_capacity_ + 1) + kernel_.max_len / 4;
+  if (inputs_.size() >= corpus_capacity_ ||
+      corpus_cursor_ + words > header + corpus_data_words_) {
+    inputs_.emplace_back(input.begin(), input.end());
+    absl::Status s = RebuildCorpus(
+        std::max<uint32_t>(corpus_capacity_ * 2, inputs_.size() + 1),
+        std::max<uint64_t>(corpus_data_words_ * 2,
+                           corpus_cursor_ + words - header + 1));
+    if (!s.ok()) {
+      inputs_.pop_back();
+      return s;
+    }
+    return static_cast<uint32_t>(inputs_.size() - 1);
+  }
+  const uint32_t index = static_cast<uint32_t>(inputs_.size());
+  if (absl::Status s = WriteCorpusEntry(index, corpus_cursor_, input); !s.ok()) {
+    return s;
+  }
+  corpus_cursor_ += words;
+  inputs_.emplace_back(input.begin(), input.end());
+  return index;
+}
+
+absl::Status GpuExecutor::SetDictionary(const std::vector<Bytes>& tokens) {
+  const uint64_t bytes =
+      std::max<uint64_t>(tokens.size(), 1) * RF_DICT_ENTRY_WORDS * 4;
+  if (bytes != dict_.size()) {
+    absl::StatusOr<vk::Buffer> buffer = vk::Buffer::Create(device_, bytes);
+    if (!buffer.ok()) return buffer.status();
+    dict_ = *std::move(buffer);
+    const vk::Buffer* buffers[RF_BINDING_COUNT] = {
+        &control_, &ring_, corpus_.get(), &finds_, &dict_};
+    if (absl::Status s = dispatcher_->BindBuffers(buffers); !s.ok()) return s;
+  }
+  uint32_t* words = dict_.words();
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    if (tokens[i].empty() || tokens[i].size() > RF_DICT_MAX_BYTES) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "dictionary token ", i, " has ", tokens[i].size(),
+          " bytes; tokens must have 1..", RF_DICT_MAX_BYTES, " bytes"));
+    }
+    uint32_t* entry = words + i * RF_DICT_ENTRY_WORDS;
+    std::memset(entry, 0, RF_DICT_ENTRY_WORDS * 4);
+    entry[0] = static_cast<uint32_t>(tokens[i].size());
+    std::memcpy(entry + 1, tokens[i].data(), tokens[i].size());
+  }
+  dict_count_ = static_cast<uint32_t>(tokens.size());
+  return absl::OkStatus();
+}
+
+void GpuExecutor::CollectFinds(BatchResult& result) {
+  uint32_t* ctrl = control_.words();
+  const uint32_t pushed = ctrl[RF_RES_FIND_COUNT];
+  const uint32_t stored = std::min(pushed, find_capacity_);
+  result.dropped_finds += ctrl[RF_RES_FIND_DROPPED];
+  const uint32_t stride = RF_FIND_WORDS(kernel_.max_len / 4);
+  const uint32_t* words = finds_.words();
+  for (uint32_t i = 0; i < stored; ++i) {
+    const uint32_t* entry = words + uint64_t{i} * stride;
+    Find find;
+    find.kind = KindOf(entry[RF_FIND_KIND]);
+    const uint32_t len = std::min(entry[RF_FIND_LEN], kernel_.max_len);
+    const uint8_t* data =
+        reinterpret_cast<const uint8_t*>(entry + RF_FIND_HEADER_WORDS);
+    find.data.assign(data, data + len);
+    find.parent = entry[RF_FIND_PARENT];
+    find.opcode = entry[RF_FIND_OPCODE];
+    find.code = entry[RF_FIND_CODE];
+    find.aux = entry[RF_FIND_AUX];
+    find.new_bits = entry[RF_FIND_NEW_BITS];
+    result.finds.push_back(std::move(find));
+  }
+  ctrl[RF_RES_FIND_COUNT] = 0;
+  ctrl[RF_RES_FIND_DROPPED] = 0;
+}
+
+absl::Status GpuExecutor::Drain(uint32_t slot_count, uint32_t max_stack,
+                                uint64_t seed, BatchResult& result) {
+  uint32_t* ctrl = control_.words();
+  const uint32_t* ring = ring_.words();
+  ctrl[RF_RES_STOP] = 0;
+  ctrl[RF_RES_FAULTS] = 0;
+  ctrl[RF_RES_FIND_COUNT] = 0;
+  ctrl[RF_RES_FIND_DROPPED] = 0;
+  for (uint32_t round = 0;; ++round) {
+    ctrl[RF_RES_EXECS] = 0;
+    ctrl[RF_RES_CLAIM_CURSOR] = 0;
+    ctrl[RF_CTRL_EPOCH] += 1;
+    const uint32_t done_before = ctrl[RF_CTRL_DONE_COUNT];
+    MegakernelPush push;
+    push.seed = Mix(seed * 0x9E3779B97F4A7C15ull + round + (uint64_t{++epoch_} << 32));
+    push.slot_count = slot_count;
+    push.find_capacity = find_capacity_;
+    push.dict_count = dict_count_;
+    push.step_budget = step_budget_;
+    push.exec_steps = exec_steps_;
+    push.max_len = kernel_.max_len;
+    push.mutation_bound = MutationStepBound(kernel_.max_len, max_stack);
+    const uint32_t groups = std::min(slot_count, groups_);
+    absl::Status submitted = dispatcher_->Submit(
+        absl::MakeConstSpan(reinterpret_cast<const uint8_t*>(&push),
+                            sizeof(push)),
+        groups);
+    if (!submitted.ok()) return submitted;
+    absl::StatusOr<bool> finished = dispatcher_->Wait(dispatch_timeout_);
+    if (!finished.ok()) return finished.status();
+    if (!*finished) {
+      return absl::DeadlineExceededError(absl::StrCat(
+          "the megakernel did not finish within ",
+          absl::FormatDuration(dispatch_timeout_),
+          "; the device may be hung (a target loop without a budget?). "
+          "The corpus found so far is on disk: rerun to resume"));
+    }
+    result.executions += ctrl[RF_RES_EXECS];
+    CollectFinds(result);
+    if (ctrl[RF_RES_STOP] != 0) return absl::OkStatus();
+    uint32_t pending = 0;
+    for (uint32_t s = 0; s < slot_count; ++s) {
+      const uint32_t status = ring[s * RF_SLOT_WORDS + RF_SLOT_STATUS];
+      if (status == RF_STATUS_PUBLISHED || status == RF_STATUS_REQUEUE) {
+        ++pending;
+      }
+    }
+    if (pending == 0) return absl::OkStatus();
+    if (ctrl[RF_CTRL_DONE_COUNT] == done_before && ctrl[RF_RES_EXECS] == 0) {
+      return absl::InternalError(absl::StrCat(
+          pending, " ring slots stayed published through a whole dispatch: "
+          "the megakernel makes no progress (are all tenants paused?)"));
+    }
+  }
+}
+
+absl::StatusOr<BatchResult> GpuExecutor::RunBatch(
+    absl::Span<const WorkItem> work, uint64_t seed) {
+  BatchResult result;
+  uint32_t* ring = ring_.words();
+  for (size_t first = 0; first < work.size(); first += ring_slots_) {
+    const uint32_t count =
+        static_cast<uint32_t>(std::min<size_t>(ring_slots_, work.size() - first));
+    uint32_t max_stack = 1;
+    for (uint32_t s = 0; s < count; ++s) {
+      const WorkItem& item = work[first + s];
+      if (item.parent >= inputs_.size() ||
+          (item.opcode == RF_OP_SPLICE && item.partner >= inputs_.size())) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "work item names corpus entry ", std::max(item.parent, item.partner),
+            " but the executor holds ", inputs_.size()));
+      }
+      uint32_t* slot = ring + s * RF_SLOT_WORDS;
+      slot[RF_SLOT_STATUS] = RF_STATUS_EMPTY;
+      slot[RF_SLOT_OPCODE] = item.opcode;
+      slot[RF_SLOT_TENANT] = item.tenant;
+      slot[RF_SLOT_PRIORITY] = item.priority;
+      uint32_t* args = slot + RF_SLOT_ARG0;
+      std::fill(args, args + RF_SLOT_ARG_COUNT, 0u);
+      args[RF_ARG_TICKET] = item.ticket;
+      args[RF_ARG_CLASS] = item.window_class;
+      args[RF_ARG_PARENT] = item.parent;
+      args[RF_ARG_COUNT] = item.count;
+      args[RF_ARG_SEED] = Mix(seed + first + s);
+      args[RF_ARG_PARTNER] = item.partner;
+      args[RF_ARG_STACK] = std::clamp<uint32_t>(item.stack, 1, kMaxStack);
+      max_stack = std::max(max_stack, args[RF_ARG_STACK]);
+    }
+    // Status last: a slot is visible to the GPU only once fully written.
+    for (uint32_t s = 0; s < count; ++s) {
+      ring[s * RF_SLOT_WORDS + RF_SLOT_STATUS] = RF_STATUS_PUBLISHED;
+    }
+    if (absl::Status s = Drain(count, max_stack, seed + first, result); !s.ok()) {
+      return s;
+    }
+    if (control_.words()[RF_RES_STOP] != 0) break;
+  }
+  return result;
+}
+
+absl::StatusOr<BatchResult> GpuExecutor::Execute(ByteSpan input) {
+  if (input.size() > kernel_.max_len) input = input.subspan(0, kernel_.max_len);
+  const uint32_t scratch = corpus_capacity_;
+  const uint64_t offset = RF_CORPUS_INDEX_WORDS(corpus_capacity_ + 1);
+  if (absl::Status s = WriteCorpusEntry(scratch, offset, input); !s.ok()) {
+    return s;
+  }
+  uint32_t* slot = ring_.words();
+  std::fill(slot, slot + RF_SLOT_WORDS, 0u);
+  slot[RF_SLOT_OPCODE] = RF_OP_REPLAY;
+  slot[RF_SLOT_PRIORITY] = RF_PRIORITY_CRITICAL;
+  uint32_t* args = slot + RF_SLOT_ARG0;
+  args[RF_ARG_PARENT] = scratch;
+  args[RF_ARG_COUNT] = 1;
+  args[RF_ARG_STACK] = 1;
+  slot[RF_SLOT_STATUS] = RF_STATUS_PUBLISHED;
+  BatchResult result;
+  if (absl::Status s = Drain(1, 1, 0, result); !s.ok()) return s;
+  for (Find& find : result.finds) find.parent = 0;
+  return result;
+}
+
+CoverageSummary GpuExecutor::Coverage() const {
+  const uint32_t* ctrl = control_.words();
+  CoverageSummary summary;
+  for (uint32_t w = 0; w < RF_EDGE_MAP_WORDS; ++w) {
+    summary.features += __builtin_popcount(ctrl[RF_RES_EDGE_MAP + w]);
+  }
+  for (uint32_t w = 0; w < RF_SITE_MAP_WORDS; ++w) {
+    summary.blocks += __builtin_popcount(ctrl[RF_RES_SITE_MAP + w]);
+  }
+  return summary;
+}
+
+std::vector<bool> GpuExecutor::CoveredSites() const {
+  const uint32_t* ctrl = control_.words();
+  std::vector<bool> covered(kernel_.module.sites.size());
+  for (size_t i = 0; i < covered.size(); ++i) {
+    covered[i] = (ctrl[RF_RES_SITE_MAP + i / 32] >> (i % 32)) & 1u;
+  }
+  return covered;
+}
+
+absl::Span<const uint8_t> GpuExecutor::ring_bytes() const {
+  return ring_.bytes();
+}
+
+std::string GpuExecutor::DeviceDescription() const {
+  return vk::Describe(device_.info());
+}
+
+uint64_t GpuExecutor::validation_messages() const {
+  return instance_.validation_messages();
+}
+
+std::string GpuExecutor::last_validation_message() const {
+  return instance_.last_validation_message();
+}
+
+BatchShape GpuExecutor::PreferredBatch() const {
+  if (device_.info().is_cpu) return {ring_slots_, kLocalSize * 16};
+  return {ring_slots_, kLocalSize * 64};
+}
+
+}  // namespace ringfuzz

@@ -1,0 +1,117 @@
+// The GPU executor: runs the fuzzing megakernel through Vulkan (a real GPU,
+// or lavapipe on the CPU) behind the batch-level Executor interface.
+//
+// Each RunBatch publishes the work items as ring slots (wire protocol,
+// shaders/ringfuzz_wire.h), launches bounded dispatches until every slot is
+// drained, and turns the find queue into Finds. Execution counts come from
+// the GPU (RF_RES_EXECS), never from what was requested.
+#ifndef RINGFUZZ_FUZZ_GPU_EXECUTOR_H_
+#define RINGFUZZ_FUZZ_GPU_EXECUTOR_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "fuzz/executor.h"
+#include "fuzz/gpu_megakernel.h"
+#include "runtime/buffer.h"
+#include "runtime/compute_pipeline.h"
+#include "runtime/device.h"
+#include "runtime/dispatcher.h"
+#include "runtime/instance.h"
+
+namespace ringfuzz {
+
+struct GpuExecutorOptions {
+  std::string target_path;  // the target file (dialect source)
+  std::string device;       // "", "cpu", "gpu", index or name substring
+  bool validation = false;  // Vulkan validation layer
+  uint32_t max_len = 64;    // bytes
+  uint32_t exec_steps = 0;  // loop iterations per execution; 0 = device default
+  uint32_t ring_slots = 0;  // 0 = device default
+  absl::Duration dispatch_timeout = absl::Seconds(60);
+};
+
+// How much work one batch should hold to keep this device busy.
+struct BatchShape {
+  uint32_t slots = 0;           // work items per batch
+  uint32_t execs_per_slot = 0;  // mutants per work item
+};
+
+class GpuExecutor final : public Executor {
+ public:
+  static absl::StatusOr<std::unique_ptr<GpuExecutor>> Create(
+      const GpuExecutorOptions& options);
+  ~GpuExecutor() override;
+  GpuExecutor(const GpuExecutor&) = delete;
+  GpuExecutor& operator=(const GpuExecutor&) = delete;
+
+  absl::StatusOr<uint32_t> AddInput(ByteSpan input) override;
+  absl::Status SetDictionary(const std::vector<Bytes>& tokens) override;
+  absl::StatusOr<BatchResult> RunBatch(absl::Span<const WorkItem> work,
+                                       uint64_t seed) override;
+  absl::StatusOr<BatchResult> Execute(ByteSpan input) override;
+  CoverageSummary Coverage() const override;
+  size_t max_len() const override { return kernel_.max_len; }
+
+  BatchShape PreferredBatch() const;
+  // One line naming the device, e.g. "llvmpipe (...) [cpu, lavapipe, ...]".
+  std::string DeviceDescription() const;
+  const vk::PhysicalDeviceInfo& device_info() const { return device_.info(); }
+  const Megakernel& kernel() const { return kernel_; }
+  uint32_t exec_steps() const { return exec_steps_; }
+  // Validation-layer messages so far (0 unless validation is on).
+  uint64_t validation_messages() const;
+  std::string last_validation_message() const;
+  // The raw wire buffers, for telemetry. Valid until the next call.
+  absl::Span<const uint8_t> control_bytes() const { return control_.bytes(); }
+  absl::Span<const uint8_t> ring_bytes() const;
+  // Site map bits: which instrumented blocks have been reached.
+  std::vector<bool> CoveredSites() const;
+
+ private:
+  GpuExecutor(vk::Instance instance, vk::Device device, Megakernel kernel,
+              vk::ComputePipeline pipeline, vk::Buffer control,
+              vk::Buffer ring, vk::Buffer finds, vk::Buffer dict,
+              const GpuExecutorOptions& options);
+
+  absl::Status InitDispatcher();
+  absl::Status RebuildCorpus(uint32_t capacity, uint64_t data_words);
+  absl::Status WriteCorpusEntry(uint32_t index, uint64_t offset_words,
+                                ByteSpan input);
+  // Runs published slots [0, slot_count) to completion; appends finds.
+  absl::Status Drain(uint32_t slot_count, uint32_t max_stack, uint64_t seed,
+                     BatchResult& result);
+  void CollectFinds(BatchResult& result);
+
+  vk::Instance instance_;
+  vk::Device device_;
+  Megakernel kernel_;
+  vk::ComputePipeline pipeline_;
+  vk::Buffer control_;
+  vk::Buffer ring_;
+  vk::Buffer finds_;
+  vk::Buffer dict_;
+  std::unique_ptr<vk::Buffer> corpus_;  // replaced when it grows
+  std::unique_ptr<vk::Dispatcher> dispatcher_;
+
+  std::vector<Bytes> inputs_;  // host mirror of the corpus buffer
+  uint32_t corpus_capacity_ = 0;     // index entries (+1 scratch entry)
+  uint64_t corpus_data_words_ = 0;   // data region size
+  uint64_t corpus_cursor_ = 0;       // next free data word
+  uint32_t dict_count_ = 0;
+  uint32_t ring_slots_ = 0;
+  uint32_t find_capacity_ = 0;
+  uint32_t step_budget_ = 0;
+  uint32_t exec_steps_ = 0;
+  uint32_t groups_ = 0;
+  uint32_t epoch_ = 0;
+  absl::Duration dispatch_timeout_;
+};
+
+}  // namespace ringfuzz
+
+#endif  // RINGFUZZ_FUZZ_GPU_EXECUTOR_H_

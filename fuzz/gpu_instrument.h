@@ -1,0 +1,53 @@
+// SPIR-V coverage instrumentation of a compiled megakernel.
+//
+// The megakernel (shaders/megakernel_*.glsl) is compiled with the target
+// included; this pass then edits the SPIR-V binary directly (the installed
+// SPIRV-Tools exposes no pass API) so that the target needs no annotation:
+//   * at the entry of every basic block of every target function it stores a
+//     site value into the private `rf_site` and calls `rf_cov_hook()`, which
+//     records the block and the (previous block, block) edge;
+//   * in every loop header it calls `rf_loop_hook()` and, when that returns
+//     false, leaves the loop through its merge block: the per-execution loop
+//     budget that bounds hangs and dispatch length.
+// Target functions are all functions except `main`, `fz_byte`, `fz_crash`
+// and those whose names start with `rf_` (reserved for ringfuzz).
+#ifndef RINGFUZZ_FUZZ_GPU_INSTRUMENT_H_
+#define RINGFUZZ_FUZZ_GPU_INSTRUMENT_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+
+namespace ringfuzz {
+
+// Where an instrumentation site (a basic block) is in the target source.
+struct SiteLocation {
+  std::string function;  // source-level name, e.g. "parse_header"
+  std::string file;      // as the compiler saw it, e.g. "tlv.fz"
+  uint32_t line = 0;     // 0 when the block carries no line information
+};
+
+struct InstrumentedModule {
+  std::vector<uint32_t> spirv;
+  // sites[i] is the location of site i (bit i of the site map).
+  std::vector<SiteLocation> sites;
+  uint32_t loops = 0;           // loop headers given a budget check
+  uint32_t unguarded_loops = 0;  // loop headers counted but not guarded
+};
+
+// Instruments `spirv` as described above. Fails (InvalidArgument) when the
+// module lacks the hooks or a target function, or has more blocks than the
+// site map holds (RF_SITE_MAP_BITS).
+absl::StatusOr<InstrumentedModule> InstrumentSpirv(
+    absl::Span<const uint32_t> spirv);
+
+// The 16-bit edge hash of site `index` (never 0): the value the AFL-style
+// edge map XORs. Exposed for tests.
+uint32_t SiteEdgeHash(uint32_t index);
+
+}  // namespace ringfuzz
+
+#endif  // RINGFUZZ_FUZZ_GPU_INSTRUMENT_H_

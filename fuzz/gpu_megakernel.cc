@@ -1,0 +1,85 @@
+#include "fuzz/gpu_megakernel.h"
+
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "runtime/shader_compiler.h"
+#include "shaders/embedded_shaders.h"
+
+namespace ringfuzz {
+
+uint32_t MutationStepBound(uint32_t max_len, uint32_t stack) {
+  // rf_load (max_len / 4) + per mutator at most a gap move (max_len) plus a
+  // token or splice copy (max_len) plus small fixed loops (64).
+  return max_len / 4 + stack * (2 * max_len + 64) + 16;
+}
+
+absl::StatusOr<Megakernel> BuildMegakernel(const std::string& target_name,
+                                           const std::string& target_source,
+                                           const MegakernelOptions& options) {
+  const uint32_t max_len = ((std::max<uint32_t>(options.max_len, 4) + 3) / 4) * 4;
+  std::vector<vk::SourceFile> includes;
+  for (const EmbeddedFile& f : EmbeddedShaderFiles()) {
+    includes.push_back({f.name, f.text});
+  }
+  includes.push_back({target_name, target_source});
+  vk::SourceFile main{
+      "megakernel.comp",
+      absl::StrCat("#version 450\n"
+                   "#extension GL_GOOGLE_include_directive : require\n"
+                   "#include \"megakernel_prelude.glsl\"\n"
+                   "#include \"megakernel_mutate.glsl\"\n"
+                   "#include \"ringfuzz.h\"\n"
+                   "#include \"",
+                   target_name,
+                   "\"\n"
+                   "#include \"megakernel_main.glsl\"\n")};
+  vk::CompileOptions compile;
+  compile.defines = {{"RF_MAX_LEN", absl::StrCat(max_len, "u")},
+                     {"RF_LOCAL_SIZE", absl::StrCat(options.local_size)}};
+  compile.debug_info = true;
+  absl::StatusOr<std::vector<uint32_t>> spirv =
+      vk::CompileComputeShader(main, includes, compile);
+  if (!spirv.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "target '", target_name, "' does not compile as a ringfuzz target:\n",
+        spirv.status().message(),
+        "\nThe target dialect is described in docs/dialect.md."));
+  }
+  absl::StatusOr<InstrumentedModule> module = InstrumentSpirv(*spirv);
+  if (!module.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "cannot instrument target '", target_name, "': ",
+        module.status().message()));
+  }
+  if (absl::Status valid = vk::ValidateSpirv(module->spirv); !valid.ok()) {
+    return absl::InternalError(absl::StrCat(
+        "instrumented megakernel for '", target_name,
+        "' failed SPIR-V validation (please report this ringfuzz bug): ",
+        valid.message()));
+  }
+  Megakernel kernel;
+  kernel.module = *std::move(module);
+  kernel.target_name = target_name;
+  kernel.max_len = max_len;
+  kernel.local_size = options.local_size;
+  return kernel;
+}
+
+absl::StatusOr<Megakernel> BuildMegakernelFromFile(
+    const std::string& path, const MegakernelOptions& options) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return absl::NotFoundError(absl::StrCat(
+        "cannot read target file '", path,
+        "': check the -target= path (bundled targets are in shaders/targets/)"));
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  return BuildMegakernel(path, text.str(), options);
+}
+
+}  // namespace ringfuzz

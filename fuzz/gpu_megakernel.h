@@ -1,0 +1,60 @@
+// Builds the fuzzing megakernel for one target: assembles the GLSL
+// (prelude, mutators, the target, main loop), compiles it with glslang,
+// instruments the target's blocks and loops (fuzz/gpu_instrument.h) and
+// validates the result with SPIRV-Tools.
+#ifndef RINGFUZZ_FUZZ_GPU_MEGAKERNEL_H_
+#define RINGFUZZ_FUZZ_GPU_MEGAKERNEL_H_
+
+#include <cstdint>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "fuzz/gpu_instrument.h"
+
+namespace ringfuzz {
+
+struct MegakernelOptions {
+  uint32_t max_len = 64;     // bytes; rounded up to a multiple of 4
+  uint32_t local_size = 64;  // invocations per workgroup
+};
+
+// Per-dispatch parameters; the layout mirrors `RfPush` in
+// shaders/megakernel_prelude.glsl field by field.
+struct MegakernelPush {
+  uint32_t seed = 0;
+  uint32_t slot_count = 0;
+  uint32_t find_capacity = 0;
+  uint32_t dict_count = 0;
+  uint32_t step_budget = 0;
+  uint32_t exec_steps = 0;
+  uint32_t max_len = 0;
+  uint32_t mutation_bound = 0;
+};
+
+struct Megakernel {
+  InstrumentedModule module;
+  std::string target_name;  // as given; compiler messages use this name
+  uint32_t max_len = 0;     // RF_MAX_LEN it was compiled with
+  uint32_t local_size = 0;
+};
+
+// Compiles `target_source` (named `target_name` in messages). Errors:
+// InvalidArgument with the compiler's "ERROR: <target_name>:<line>: ..."
+// lines when the target does not compile; Internal when instrumentation
+// produced an invalid module (a ringfuzz bug).
+absl::StatusOr<Megakernel> BuildMegakernel(const std::string& target_name,
+                                           const std::string& target_source,
+                                           const MegakernelOptions& options);
+
+// Reads the target file at `path`, then BuildMegakernel.
+absl::StatusOr<Megakernel> BuildMegakernelFromFile(
+    const std::string& path, const MegakernelOptions& options);
+
+// Worst-case loop iterations of one mutant's mutation with `stack` stacked
+// mutators at `max_len` bytes: what the megakernel reserves before each
+// execution so that a dispatch never exceeds its step budget.
+uint32_t MutationStepBound(uint32_t max_len, uint32_t stack);
+
+}  // namespace ringfuzz
+
+#endif  // RINGFUZZ_FUZZ_GPU_MEGAKERNEL_H_

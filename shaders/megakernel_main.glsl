@@ -1,0 +1,187 @@
+// Megakernel main loop: each workgroup claims ring slots (PUBLISHED or
+// REQUEUE -> CLAIMED), its invocations run the slot's mutants of the parent
+// input in parallel, and invocation 0 completes the slot (DONE or FAULT) and
+// updates the control counters of the wire protocol.
+//
+// A dispatch is bounded: an invocation stops taking mutants once its loop
+// iterations (rf_steps) could exceed pc.step_budget, and the workgroup stops
+// claiming. Slots left PUBLISHED are claimed by the host's next dispatch.
+
+shared uint sh_slot;
+shared uint sh_execs;
+shared uint sh_finds;
+shared uint sh_new_bits;
+shared uint sh_fault;       // 0, or RF_FIND_* of the first fault
+shared uint sh_fault_code;
+shared uint sh_fault_aux;
+shared uint sh_out_of_budget;
+
+// Runs the target once on rf_in[0, len).
+void rf_execute(uint len) {
+  rf_len = len;
+  rf_fault_kind = 0u;
+  rf_fault_code = 0u;
+  rf_fault_aux = 0u;
+  rf_prev = 0u;
+  rf_new_bits = 0u;
+  rf_exec_steps = 0u;
+  fz_target(len);
+  rf_steps += rf_exec_steps + 1u;
+}
+
+// Appends the current input to the find queue. Returns 1 iff it was stored.
+uint rf_push_find(uint kind, uint slot, uint parent, uint opcode) {
+  uint index = atomicAdd(ctrl[RF_RES_FIND_COUNT], 1u);
+  if (index >= pc.find_capacity) {
+    atomicAdd(ctrl[RF_RES_FIND_DROPPED], 1u);
+    return 0u;
+  }
+  uint base = index * RF_FIND_WORDS(RF_MAX_WORDS);
+  finds[base + RF_FIND_KIND] = kind;
+  finds[base + RF_FIND_SLOT] = slot;
+  finds[base + RF_FIND_PARENT] = parent;
+  finds[base + RF_FIND_OPCODE] = opcode;
+  finds[base + RF_FIND_LEN] = rf_len;
+  finds[base + RF_FIND_CODE] = rf_fault_code;
+  finds[base + RF_FIND_AUX] = rf_fault_aux;
+  finds[base + RF_FIND_NEW_BITS] = rf_new_bits;
+  uint words = (rf_len + 3u) >> 2u;
+  for (uint w = 0u; w < words; ++w) {
+    uint keep = (w + 1u) * 4u <= rf_len ? 0xFFFFFFFFu
+                                        : (1u << ((rf_len & 3u) * 8u)) - 1u;
+    finds[base + RF_FIND_HEADER_WORDS + w] = rf_in[w] & keep;
+  }
+  rf_steps += words;
+  return 1u;
+}
+
+// Lane 0: claims the next slot from the cursor, or returns RF_NO_SLOT.
+uint rf_claim() {
+  if (ctrl[RF_CTRL_SHUTDOWN] != 0u || ctrl[RF_RES_STOP] != 0u) return RF_NO_SLOT;
+  for (;;) {
+    rf_steps += 1u;
+    uint s = atomicAdd(ctrl[RF_RES_CLAIM_CURSOR], 1u);
+    if (s >= pc.slot_count) return RF_NO_SLOT;
+    uint base = s * RF_SLOT_WORDS;
+    uint tenant = ring[base + RF_SLOT_TENANT];
+    if (tenant < RF_CTRL_TENANT_MASK_COUNT &&
+        ctrl[ctrl[RF_CTRL_TENANT_BASE] + tenant] == 0u) {
+      continue;  // tenant paused: leave the slot published
+    }
+    uint seen = atomicCompSwap(ring[base + RF_SLOT_STATUS], RF_STATUS_PUBLISHED,
+                               RF_STATUS_CLAIMED);
+    if (seen == RF_STATUS_REQUEUE) {
+      seen = atomicCompSwap(ring[base + RF_SLOT_STATUS], RF_STATUS_REQUEUE,
+                            RF_STATUS_CLAIMED);
+    }
+    if (seen != RF_STATUS_PUBLISHED && seen != RF_STATUS_REQUEUE) continue;
+    atomicAdd(ctrl[RF_CTRL_TENANT_FAIRNESS + (tenant & 31u)], 1u);
+    uint priority = ring[base + RF_SLOT_PRIORITY];
+    if (priority < RF_CTRL_PRIORITY_COUNT) {
+      atomicAdd(ctrl[RF_CTRL_PRIORITY_FAIRNESS + priority], 1u);
+    }
+    if (priority <= RF_PRIORITY_HIGH) {
+      atomicAdd(ctrl[RF_CTRL_STARVATION], 1u);
+    } else {
+      atomicExchange(ctrl[RF_CTRL_STARVATION], 0u);
+    }
+    return s;
+  }
+  return RF_NO_SLOT;
+}
+
+// Every invocation: runs its share of the slot's mutants.
+void rf_run_slot(uint slot, uint lane) {
+  uint base = slot * RF_SLOT_WORDS;
+  uint args = base + RF_SLOT_ARG0;
+  uint opcode = ring[base + RF_SLOT_OPCODE];
+  uint parent = ring[args + RF_ARG_PARENT];
+  uint count = ring[args + RF_ARG_COUNT];
+  uint seed = ring[args + RF_ARG_SEED];
+  uint partner = ring[args + RF_ARG_PARTNER];
+  uint stack = max(ring[args + RF_ARG_STACK], 1u);
+  uint execs = 0u;
+  uint pushed = 0u;
+  uint new_bits = 0u;
+  for (uint m = lane; m < count; m += RF_LOCAL_SIZE) {
+    rf_steps += 1u;
+    if (rf_steps + pc.mutation_bound + pc.exec_steps + RF_MAX_WORDS >
+        pc.step_budget) {
+      sh_out_of_budget = 1u;
+      break;
+    }
+    if (ctrl[RF_RES_STOP] != 0u) break;
+    rf_rng = rf_hash(seed ^ rf_hash(m ^ rf_hash(pc.seed + slot)));
+    uint len = rf_load(parent);
+    len = rf_mutate(opcode, len, partner, stack);
+    rf_execute(len);
+    execs += 1u;
+    new_bits += rf_new_bits;
+    if (rf_fault_kind != 0u) {
+      pushed += rf_push_find(rf_fault_kind, slot, parent, opcode);
+      if (atomicCompSwap(sh_fault, 0u, rf_fault_kind) == 0u) {
+        sh_fault_code = rf_fault_code;
+        sh_fault_aux = (rf_fault_kind << 24u) | lane;
+      }
+      atomicExchange(ctrl[RF_RES_STOP], 1u);
+      atomicAdd(ctrl[RF_RES_FAULTS], 1u);
+      break;
+    }
+    if (rf_new_bits != 0u) {
+      pushed += rf_push_find(RF_FIND_NEW_COVERAGE, slot, parent, opcode);
+    }
+  }
+  atomicAdd(sh_execs, execs);
+  atomicAdd(sh_finds, pushed);
+  atomicAdd(sh_new_bits, new_bits);
+}
+
+// Lane 0: writes the slot's results, then its final status.
+void rf_complete_slot(uint slot) {
+  uint base = slot * RF_SLOT_WORDS;
+  uint args = base + RF_SLOT_ARG0;
+  ring[args + RF_ARG_EXECS] = sh_execs;
+  ring[args + RF_ARG_FINDS] = sh_finds;
+  ring[args + RF_ARG_NEW_BITS] = sh_new_bits;
+  ring[args + RF_ARG_FAULT_CODE] = sh_fault_code;
+  ring[args + RF_ARG_FAULT_AUX] = sh_fault_aux;
+  atomicAdd(ctrl[RF_RES_EXECS], sh_execs);
+  uint opcode = ring[base + RF_SLOT_OPCODE];
+  if (opcode < RF_CTRL_DISPATCH_COUNT) {
+    atomicAdd(ctrl[RF_CTRL_DISPATCH + opcode], 1u);
+  }
+  memoryBarrierBuffer();
+  ring[base + RF_SLOT_STATUS] = sh_fault != 0u ? RF_STATUS_FAULT : RF_STATUS_DONE;
+  atomicAdd(ctrl[RF_CTRL_DONE_COUNT], 1u);
+}
+
+void main() {
+  uint lane = gl_LocalInvocationID.x;
+  rf_steps = 0u;
+  rf_site = 0u;
+  if (lane == 0u) sh_out_of_budget = 0u;
+  // Keeps the instrumentation hooks in the module; never true at run time
+  // (the host never sends an all-ones seed with an all-ones step budget).
+  if (pc.seed == 0xFFFFFFFFu && pc.step_budget == 0xFFFFFFFFu) {
+    rf_cov_hook();
+    if (!rf_loop_hook()) rf_site = 1u;
+  }
+  for (;;) {
+    if (lane == 0u) {
+      sh_slot = sh_out_of_budget != 0u ? RF_NO_SLOT : rf_claim();
+      sh_execs = 0u;
+      sh_finds = 0u;
+      sh_new_bits = 0u;
+      sh_fault = 0u;
+      sh_fault_code = 0u;
+      sh_fault_aux = 0u;
+    }
+    barrier();
+    uint slot = sh_slot;
+    if (slot == RF_NO_SLOT) break;
+    rf_run_slot(slot, lane);
+    barrier();
+    if (lane == 0u) rf_complete_slot(slot);
+    barrier();
+  }
+}

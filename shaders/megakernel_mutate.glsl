@@ -1,0 +1,260 @@
+// GPU mutators. Each works on the private input rf_in/rf_len in place and
+// returns nothing or the new length; every loop iteration is charged to
+// rf_steps so the host can bound a dispatch (platform-facts: lavapipe cuts
+// loops after 65,535 back-edges). Mutators are named in docs/architecture.md
+// and selected by the slot's work kind (RF_OP_*).
+
+uint rf_rng;
+
+// PCG-RXS-M-XS 32-bit step.
+uint rf_rand() {
+  rf_rng = rf_rng * 747796405u + 2891336453u;
+  uint w = ((rf_rng >> ((rf_rng >> 28u) + 4u)) ^ rf_rng) * 277803737u;
+  return (w >> 22u) ^ w;
+}
+
+// Uniform-enough value in [0, n); 0 when n == 0.
+uint rf_below(uint n) { return n == 0u ? 0u : rf_rand() % n; }
+
+uint rf_hash(uint x) {
+  x ^= x >> 16u;
+  x *= 0x7feb352du;
+  x ^= x >> 15u;
+  x *= 0x846ca68bu;
+  x ^= x >> 16u;
+  return x;
+}
+
+uint rf_get(uint i) { return (rf_in[i >> 2u] >> ((i & 3u) << 3u)) & 0xFFu; }
+
+void rf_set(uint i, uint v) {
+  uint s = (i & 3u) << 3u;
+  rf_in[i >> 2u] = (rf_in[i >> 2u] & ~(0xFFu << s)) | ((v & 0xFFu) << s);
+}
+
+// Loads corpus entry `index` (truncated to max_len); returns its length.
+uint rf_load(uint index) {
+  uint off = corpus[2u * index];
+  uint len = min(corpus[2u * index + 1u], pc.max_len);
+  uint words = (len + 3u) >> 2u;
+  for (uint w = 0u; w < words; ++w) rf_in[w] = corpus[off + w];
+  rf_steps += words;
+  return len;
+}
+
+// Byte `i` of corpus entry `index` (caller keeps i < its length).
+uint rf_corpus_byte(uint index, uint i) {
+  uint off = corpus[2u * index];
+  return (corpus[off + (i >> 2u)] >> ((i & 3u) << 3u)) & 0xFFu;
+}
+
+uint rf_corpus_len(uint index) {
+  return min(corpus[2u * index + 1u], pc.max_len);
+}
+
+// Moves bytes [pos, len) right by n (n free bytes at pos). Caller keeps
+// len + n <= max_len.
+void rf_open_gap(uint len, uint pos, uint n) {
+  for (uint i = len; i > pos; --i) rf_set(i - 1u + n, rf_get(i - 1u));
+  rf_steps += len - pos;
+}
+
+// Moves bytes [pos + n, len) left by n.
+void rf_close_gap(uint len, uint pos, uint n) {
+  for (uint i = pos; i + n < len; ++i) rf_set(i, rf_get(i + n));
+  rf_steps += len - pos;
+}
+
+// Writes a `width`-byte value at pos, little- or big-endian.
+void rf_put(uint pos, uint width, uint v, bool big) {
+  for (uint k = 0u; k < width; ++k) {
+    uint shift = big ? (width - 1u - k) * 8u : k * 8u;
+    rf_set(pos + k, v >> shift);
+  }
+}
+
+uint rf_fetch(uint pos, uint width, bool big) {
+  uint v = 0u;
+  for (uint k = 0u; k < width; ++k) {
+    uint shift = big ? (width - 1u - k) * 8u : k * 8u;
+    v |= rf_get(pos + k) << shift;
+  }
+  return v;
+}
+
+// A random width (1, 2 or 4) that fits len; 0 if len == 0.
+uint rf_width(uint len) {
+  uint w = 1u << rf_below(3u);
+  while (w > len && w > 1u) w >>= 1u;
+  return len == 0u ? 0u : w;
+}
+
+uint rf_interesting(uint width) {
+  uint r = rf_below(10u);
+  if (width == 1u) {
+    uint v8[10] = uint[10](0x80u, 0xFFu, 0u, 1u, 16u, 32u, 64u, 100u, 127u, 0x7Eu);
+    return v8[r];
+  }
+  if (width == 2u) {
+    uint v16[10] = uint[10](0x8000u, 0xFF7Fu, 128u, 255u, 256u, 512u, 1000u,
+                            1024u, 4096u, 32767u);
+    return v16[r];
+  }
+  uint v32[10] = uint[10](0x80000000u, 0xFA0000FAu, 0xFFFF7FFFu, 32768u,
+                          65535u, 65536u, 0x05FFFF05u, 0x7FFFFFFFu,
+                          0xFFFFFFFFu, 0u);
+  return v32[r];
+}
+
+// --- havoc mutators --------------------------------------------------------
+void rf_mut_flip_bit(uint len) {
+  uint i = rf_below(len);
+  rf_set(i, rf_get(i) ^ (1u << rf_below(8u)));
+}
+
+void rf_mut_random_byte(uint len) {
+  uint i = rf_below(len);
+  rf_set(i, rf_get(i) ^ (1u + rf_below(255u)));
+}
+
+void rf_mut_interesting(uint len) {
+  uint width = rf_width(len);
+  rf_put(rf_below(len - width + 1u), width, rf_interesting(width),
+         rf_below(2u) == 0u);
+}
+
+void rf_mut_arith(uint len) {
+  uint width = rf_width(len);
+  uint pos = rf_below(len - width + 1u);
+  bool big = rf_below(2u) == 0u;
+  uint delta = 1u + rf_below(35u);
+  uint v = rf_fetch(pos, width, big);
+  v = rf_below(2u) == 0u ? v + delta : v - delta;
+  rf_put(pos, width, v, big);
+}
+
+uint rf_mut_insert(uint len) {
+  if (len >= pc.max_len) return len;
+  uint n = 1u + rf_below(min(4u, pc.max_len - len));
+  uint pos = rf_below(len + 1u);
+  rf_open_gap(len, pos, n);
+  uint fill = rf_rand();
+  bool same = rf_below(2u) == 0u;
+  for (uint k = 0u; k < n; ++k) rf_set(pos + k, same ? fill : rf_rand());
+  return len + n;
+}
+
+uint rf_mut_erase(uint len) {
+  if (len <= 1u) return len;
+  uint n = 1u + rf_below(min(4u, len - 1u));
+  uint pos = rf_below(len - n + 1u);
+  rf_close_gap(len, pos, n);
+  return len - n;
+}
+
+// Copies up to 8 bytes from src to dst (a private temp makes overlap safe).
+void rf_copy_block(uint src, uint dst, uint n) {
+  uint tmp[8];
+  for (uint k = 0u; k < n; ++k) tmp[k] = rf_get(src + k);
+  for (uint k = 0u; k < n; ++k) rf_set(dst + k, tmp[k]);
+}
+
+uint rf_mut_duplicate(uint len) {
+  if (len == 0u || len >= pc.max_len) return len;
+  uint n = 1u + rf_below(min(min(8u, len), pc.max_len - len));
+  uint src = rf_below(len - n + 1u);
+  uint dst = rf_below(len + 1u);
+  uint tmp[8];
+  for (uint k = 0u; k < n; ++k) tmp[k] = rf_get(src + k);
+  rf_open_gap(len, dst, n);
+  for (uint k = 0u; k < n; ++k) rf_set(dst + k, tmp[k]);
+  return len + n;
+}
+
+void rf_mut_copy(uint len) {
+  if (len < 2u) return;
+  uint n = 1u + rf_below(min(8u, len - 1u));
+  rf_copy_block(rf_below(len - n + 1u), rf_below(len - n + 1u), n);
+}
+
+// Splice: overwrite a chunk with a chunk of the partner, or (half the time)
+// keep a prefix of the input and append the partner's suffix.
+uint rf_mut_splice(uint len, uint partner) {
+  uint plen = rf_corpus_len(partner);
+  if (plen == 0u) return len;
+  if (rf_below(2u) == 0u) {
+    uint cut = rf_below(len + 1u);
+    uint from = rf_below(plen);
+    uint n = min(plen - from, pc.max_len - cut);
+    for (uint k = 0u; k < n; ++k) rf_set(cut + k, rf_corpus_byte(partner, from + k));
+    rf_steps += n;
+    return cut + n;
+  }
+  if (len == 0u) return len;
+  uint n = 1u + rf_below(min(min(plen, len), 16u));
+  uint from = rf_below(plen - n + 1u);
+  uint to = rf_below(len - n + 1u);
+  for (uint k = 0u; k < n; ++k) rf_set(to + k, rf_corpus_byte(partner, from + k));
+  rf_steps += n;
+  return len;
+}
+
+// Dictionary: insert or overwrite a token.
+uint rf_mut_dict(uint len) {
+  if (pc.dict_count == 0u) return len;
+  uint e = rf_below(pc.dict_count) * RF_DICT_ENTRY_WORDS;
+  uint n = dict[e];
+  if (n == 0u || n > pc.max_len) return len;
+  uint pos;
+  if (rf_below(2u) == 0u && len + n <= pc.max_len) {
+    pos = rf_below(len + 1u);
+    rf_open_gap(len, pos, n);
+    len += n;
+  } else {
+    if (n > len) return len;
+    pos = rf_below(len - n + 1u);
+  }
+  for (uint k = 0u; k < n; ++k) {
+    rf_set(pos + k, dict[e + 1u + (k >> 2u)] >> ((k & 3u) << 3u));
+  }
+  rf_steps += n;
+  return len;
+}
+
+// One havoc step: a random byte-level mutator.
+uint rf_havoc_step(uint len) {
+  if (len == 0u) return rf_mut_insert(len);
+  switch (rf_below(9u)) {
+    case 0u: rf_mut_flip_bit(len); break;
+    case 1u: rf_mut_random_byte(len); break;
+    case 2u: rf_mut_interesting(len); break;
+    case 3u: rf_mut_arith(len); break;
+    case 4u: len = rf_mut_insert(len); break;
+    case 5u: len = rf_mut_erase(len); break;
+    case 6u: len = rf_mut_duplicate(len); break;
+    case 7u: rf_mut_copy(len); break;
+    default: rf_mut_random_byte(len); break;
+  }
+  return len;
+}
+
+// Mutates the loaded input according to the work kind; returns the length.
+uint rf_mutate(uint opcode, uint len, uint partner, uint stack) {
+  if (opcode == RF_OP_REPLAY) return len;
+  uint n = 1u + rf_below(stack);
+  if (opcode == RF_OP_TRIM) {
+    for (uint k = 0u; k < n; ++k) len = rf_mut_erase(len);
+    rf_steps += n;
+    return len;
+  }
+  if (opcode == RF_OP_SPLICE) {
+    len = rf_mut_splice(len, partner);
+    n -= 1u;
+  } else if (opcode == RF_OP_DICT && pc.dict_count != 0u) {
+    len = rf_mut_dict(len);
+    n -= 1u;
+  }
+  for (uint k = 0u; k < n; ++k) len = rf_havoc_step(len);
+  rf_steps += n;
+  return len;
+}

@@ -1,0 +1,111 @@
+// Megakernel prelude: buffers, per-execution private state, the target
+// dialect's runtime (fz_byte, fz_crash) and the coverage hooks that the SPIR-V
+// instrumenter (fuzz/gpu_instrument.h) calls from every target basic block.
+//
+// Compile-time parameters (injected by the host as #defines):
+//   RF_MAX_LEN      largest input in bytes (multiple of 4)
+//   RF_LOCAL_SIZE   invocations per workgroup
+#include "ringfuzz_wire.h"
+
+#define RF_MAX_WORDS (RF_MAX_LEN / 4u)
+#define RF_NO_SLOT 0xFFFFFFFFu
+
+layout(local_size_x = RF_LOCAL_SIZE) in;
+
+layout(std430, set = 0, binding = RF_BINDING_CONTROL) coherent buffer RfControl {
+  uint ctrl[];
+};
+layout(std430, set = 0, binding = RF_BINDING_RING) coherent buffer RfRing {
+  uint ring[];
+};
+layout(std430, set = 0, binding = RF_BINDING_CORPUS) readonly buffer RfCorpus {
+  uint corpus[];
+};
+layout(std430, set = 0, binding = RF_BINDING_FINDS) buffer RfFinds {
+  uint finds[];
+};
+layout(std430, set = 0, binding = RF_BINDING_DICT) readonly buffer RfDict {
+  uint dict[];
+};
+
+// Per-dispatch parameters. Field order is mirrored by MegakernelPush in
+// fuzz/gpu_megakernel.h.
+layout(push_constant) uniform RfPush {
+  uint seed;          // batch seed (mixed into every mutant's RNG)
+  uint slot_count;    // ring slots in this dispatch's ring
+  uint find_capacity; // entries the find buffer holds
+  uint dict_count;    // dictionary entries
+  uint step_budget;   // loop iterations one invocation may run per dispatch
+  uint exec_steps;    // target loop iterations one execution may run
+  uint max_len;       // runtime input length cap (<= RF_MAX_LEN)
+  uint mutation_bound;  // worst-case loop iterations of one mutant's mutation
+} pc;
+
+// ---------------------------------------------------------------------------
+// Private (per-invocation) execution state.
+uint rf_in[RF_MAX_WORDS];  // current input, little-endian packed bytes
+uint rf_len;               // its length in bytes
+uint rf_fault_kind;        // 0 or RF_FIND_*: first bug report wins
+uint rf_fault_code;
+uint rf_fault_aux;
+uint rf_prev;              // previous block's edge hash (AFL-style)
+uint rf_new_bits;          // coverage bits this execution set first
+uint rf_site;              // written by instrumentation: site << 16 | hash16
+uint rf_exec_steps;        // target loop iterations of this execution
+uint rf_steps;             // all loop iterations of this invocation
+
+// Target dialect: input byte i, 0..255. Reading at i >= len is a bug report
+// (input overread) and yields 0.
+uint fz_byte(uint i) {
+  if (i >= rf_len) {
+    if (rf_fault_kind == 0u) {
+      rf_fault_kind = RF_FIND_OVERREAD;
+      rf_fault_code = i;
+      rf_fault_aux = rf_len;
+    }
+    return 0u;
+  }
+  return (rf_in[i >> 2u] >> ((i & 3u) << 3u)) & 0xFFu;
+}
+
+// Target dialect: report a bug; the first report of an execution wins.
+void fz_crash(uint code) {
+  if (rf_fault_kind == 0u) {
+    rf_fault_kind = RF_FIND_CRASH;
+    rf_fault_code = code;
+    rf_fault_aux = 0u;
+  }
+}
+
+// Sets `bit` in control word `w` if it is not set yet. Returns 1 iff this
+// invocation set it first. Reads before writing: the common case (already
+// set) costs one load and no atomic.
+uint rf_mark(uint w, uint bit) {
+  if ((ctrl[w] & bit) != 0u) return 0u;
+  uint old = atomicOr(ctrl[w], bit);
+  return (old & bit) == 0u ? 1u : 0u;
+}
+
+// Instrumentation hook at the entry of every target basic block.
+void rf_cov_hook() {
+  uint cur = rf_site & 0xFFFFu;
+  uint edge = (cur ^ rf_prev) & (RF_EDGE_MAP_BITS - 1u);
+  rf_prev = cur >> 1u;
+  uint site = rf_site >> 16u;
+  rf_new_bits += rf_mark(RF_RES_EDGE_MAP + (edge >> 5u), 1u << (edge & 31u));
+  rf_new_bits += rf_mark(RF_RES_SITE_MAP + (site >> 5u), 1u << (site & 31u));
+}
+
+// Instrumentation hook in every target loop header. Returns false once the
+// execution has used its loop budget; the instrumented header then leaves
+// the loop, and the execution is reported as a timeout.
+bool rf_loop_hook() {
+  rf_exec_steps += 1u;
+  if (rf_exec_steps <= pc.exec_steps) return true;
+  if (rf_fault_kind == 0u) {
+    rf_fault_kind = RF_FIND_TIMEOUT;
+    rf_fault_code = 0u;
+    rf_fault_aux = rf_exec_steps;
+  }
+  return false;
+}

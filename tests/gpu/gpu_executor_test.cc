@@ -1,0 +1,123 @@
+#include "fuzz/gpu_executor.h"
+
+#include <string>
+
+#include "gtest/gtest.h"
+#include "shaders/ringfuzz_wire.h"
+
+namespace ringfuzz {
+namespace {
+
+std::string Data(const std::string& name) {
+  return std::string(RF_TEST_DATA) + "/" + name;
+}
+
+std::unique_ptr<GpuExecutor> MakeExecutor(const std::string& target,
+                                          uint32_t max_len = 64) {
+  GpuExecutorOptions options;
+  options.target_path = Data(target);
+  options.device = "cpu";
+  options.validation = true;
+  options.max_len = max_len;
+  absl::StatusOr<std::unique_ptr<GpuExecutor>> executor =
+      GpuExecutor::Create(options);
+  EXPECT_TRUE(executor.ok()) << executor.status();
+  return executor.ok() ? *std::move(executor) : nullptr;
+}
+
+Bytes Str(const std::string& s) { return Bytes(s.begin(), s.end()); }
+
+TEST(GpuExecutorTest, ExecuteReportsCrashAndCoverage) {
+  auto executor = MakeExecutor("magic.fz");
+  ASSERT_NE(executor, nullptr);
+  absl::StatusOr<BatchResult> benign = executor->Execute(Str("FUZ_"));
+  ASSERT_TRUE(benign.ok()) << benign.status();
+  EXPECT_EQ(benign->executions, 1u);
+  ASSERT_EQ(benign->finds.size(), 1u);  // first input: new coverage
+  EXPECT_EQ(benign->finds[0].kind, Find::Kind::kNewCoverage);
+  EXPECT_EQ(benign->finds[0].data, Str("FUZ_"));
+  CoverageSummary cov = executor->Coverage();
+  EXPECT_GT(cov.blocks, 3u);
+  EXPECT_GT(cov.features, 3u);
+
+  absl::StatusOr<BatchResult> again = executor->Execute(Str("FUZ_"));
+  ASSERT_TRUE(again.ok());
+  EXPECT_TRUE(again->finds.empty());  // nothing new the second time
+
+  absl::StatusOr<BatchResult> crash = executor->Execute(Str("FUZ!"));
+  ASSERT_TRUE(crash.ok());
+  ASSERT_EQ(crash->finds.size(), 1u);
+  EXPECT_EQ(crash->finds[0].kind, Find::Kind::kCrash);
+  EXPECT_EQ(crash->finds[0].code, 7u);
+  EXPECT_EQ(crash->finds[0].data, Str("FUZ!"));
+  EXPECT_EQ(executor->validation_messages(), 0u)
+      << executor->last_validation_message();
+}
+
+TEST(GpuExecutorTest, OverreadIsReportedWithIndexAndLength) {
+  auto executor = MakeExecutor("overread.fz");
+  ASSERT_NE(executor, nullptr);
+  Bytes input = {0xAB, 1, 2, 3};
+  absl::StatusOr<BatchResult> r = executor->Execute(input);
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->finds.size(), 1u);
+  EXPECT_EQ(r->finds[0].kind, Find::Kind::kOverread);
+  EXPECT_EQ(r->finds[0].code, 4u);  // fz_byte(4) with len 4
+  EXPECT_EQ(r->finds[0].aux, 4u);
+}
+
+TEST(GpuExecutorTest, InfiniteLoopBecomesTimeout) {
+  auto executor = MakeExecutor("hang.fz");
+  ASSERT_NE(executor, nullptr);
+  absl::StatusOr<BatchResult> r = executor->Execute(Str("H"));
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->finds.size(), 1u);
+  EXPECT_EQ(r->finds[0].kind, Find::Kind::kTimeout);
+  EXPECT_GT(r->finds[0].aux, executor->exec_steps());
+}
+
+TEST(GpuExecutorTest, BatchCountsEveryExecutionAndFindsTheBug) {
+  auto executor = MakeExecutor("magic.fz");
+  ASSERT_NE(executor, nullptr);
+  ASSERT_TRUE(executor->AddInput(Str("FUZa")).ok());
+  std::vector<WorkItem> work(8);
+  for (WorkItem& item : work) {
+    item.opcode = RF_OP_HAVOC;
+    item.parent = 0;
+    item.count = 1000;
+    item.stack = 2;
+  }
+  bool crashed = false;
+  uint64_t total = 0;
+  for (int batch = 0; batch < 50 && !crashed; ++batch) {
+    absl::StatusOr<BatchResult> r = executor->RunBatch(work, batch);
+    ASSERT_TRUE(r.ok()) << r.status();
+    total += r->executions;
+    for (const Find& f : r->finds) {
+      if (f.kind == Find::Kind::kCrash) {
+        crashed = true;
+        EXPECT_EQ(f.code, 7u);
+        ASSERT_GE(f.data.size(), 4u);
+        EXPECT_EQ(f.data[3], 33u);
+      }
+    }
+    if (!crashed) EXPECT_EQ(r->executions, 8000u);
+  }
+  EXPECT_TRUE(crashed) << "after " << total << " executions";
+  EXPECT_EQ(executor->validation_messages(), 0u)
+      << executor->last_validation_message();
+}
+
+TEST(GpuExecutorTest, BrokenTargetNamesFileAndLine) {
+  GpuExecutorOptions options;
+  options.target_path = Data("broken.fz");
+  options.device = "cpu";
+  absl::StatusOr<std::unique_ptr<GpuExecutor>> executor =
+      GpuExecutor::Create(options);
+  ASSERT_FALSE(executor.ok());
+  EXPECT_NE(executor.status().message().find("broken.fz:4"), std::string::npos)
+      << executor.status();
+}
+
+}  // namespace
+}  // namespace ringfuzz
