@@ -1,0 +1,59 @@
+// A compute pipeline whose interface is fixed by convention: storage buffers
+// at set 0, bindings 0..n-1, and one push-constant block. The megakernel and
+// every helper shader follow it, so no reflection is needed.
+
+#ifndef RINGFUZZ_RUNTIME_COMPUTE_PIPELINE_H_
+#define RINGFUZZ_RUNTIME_COMPUTE_PIPELINE_H_
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "runtime/device.h"
+
+namespace ringfuzz::vk {
+
+// Owns the VkPipeline, its VkPipelineLayout and VkDescriptorSetLayout.
+// Move-only. Lifetime: the Device must outlive it, and it must outlive every
+// Dispatcher made from it.
+class ComputePipeline {
+ public:
+  // Builds a pipeline from `spirv` (entry point "main") whose set 0 has
+  // `storage_buffer_count` STORAGE_BUFFER bindings (0..n-1) and whose push
+  // constants are `push_constant_bytes` long (0 = none). Fails with
+  // InvalidArgument if the module is empty, the push-constant size is not a
+  // multiple of 4 or exceeds maxPushConstantsSize, or the device allows
+  // fewer storage buffers per stage; a bad module fails in the driver.
+  static absl::StatusOr<ComputePipeline> Create(
+      const Device& device, absl::Span<const uint32_t> spirv,
+      uint32_t storage_buffer_count, uint32_t push_constant_bytes);
+
+  ComputePipeline(ComputePipeline&& other) noexcept;
+  ComputePipeline& operator=(ComputePipeline&& other) noexcept;
+  ComputePipeline(const ComputePipeline&) = delete;
+  ComputePipeline& operator=(const ComputePipeline&) = delete;
+  ~ComputePipeline();
+
+  VkPipeline handle() const { return pipeline_; }
+  VkPipelineLayout layout() const { return layout_; }
+  VkDescriptorSetLayout set_layout() const { return set_layout_; }
+  uint32_t storage_buffer_count() const { return storage_buffer_count_; }
+  uint32_t push_constant_bytes() const { return push_constant_bytes_; }
+
+ private:
+  ComputePipeline() = default;
+  void Destroy();
+
+  VkDevice device_ = VK_NULL_HANDLE;
+  VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
+  VkPipelineLayout layout_ = VK_NULL_HANDLE;
+  VkPipeline pipeline_ = VK_NULL_HANDLE;
+  uint32_t storage_buffer_count_ = 0;
+  uint32_t push_constant_bytes_ = 0;
+};
+
+}  // namespace ringfuzz::vk
+
+#endif  // RINGFUZZ_RUNTIME_COMPUTE_PIPELINE_H_

@@ -1,0 +1,170 @@
+#include "runtime/device.h"
+
+#include <cstring>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "runtime/status_macros.h"
+#include "runtime/vk_check.h"
+
+namespace ringfuzz::vk {
+namespace {
+
+absl::StatusOr<uint32_t> ComputeQueueFamily(VkPhysicalDevice physical,
+                                            const PhysicalDeviceInfo& info) {
+  uint32_t count = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, nullptr);
+  std::vector<VkQueueFamilyProperties> families(count);
+  vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, families.data());
+  for (uint32_t i = 0; i < count; ++i) {
+    if ((families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) &&
+        families[i].queueCount > 0) {
+      return i;
+    }
+  }
+  return absl::FailedPreconditionError(
+      absl::StrCat(Describe(info),
+                   " has no compute queue. Pick another device with "
+                   "-device=N|cpu|gpu|name."));
+}
+
+// The supported subset of what the megakernel can use, as Vulkan structs
+// ready to chain into VkDeviceCreateInfo.
+struct FeatureChain {
+  VkPhysicalDeviceFeatures2 core{};
+  VkPhysicalDeviceVulkan11Features v11{};
+  VkPhysicalDeviceVulkan12Features v12{};
+
+  FeatureChain() {
+    core.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
+    v11.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES;
+    v12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
+    core.pNext = &v11;
+    v11.pNext = &v12;
+  }
+  FeatureChain(const FeatureChain&) = delete;
+  FeatureChain& operator=(const FeatureChain&) = delete;
+};
+
+DeviceFeatures EnableSupported(const FeatureChain& supported,
+                               FeatureChain& enabled) {
+  DeviceFeatures f;
+  f.shader_int64 = supported.core.features.shaderInt64;
+  f.shader_int16 = supported.core.features.shaderInt16;
+  f.shader_int8 = supported.v12.shaderInt8;
+  f.storage_buffer_8bit_access = supported.v12.storageBuffer8BitAccess;
+  f.storage_buffer_16bit_access = supported.v11.storageBuffer16BitAccess;
+  f.vulkan_memory_model = supported.v12.vulkanMemoryModel;
+  f.vulkan_memory_model_device_scope =
+      supported.v12.vulkanMemoryModelDeviceScope;
+  f.shader_buffer_int64_atomics = supported.v12.shaderBufferInt64Atomics;
+
+  enabled.core.features.shaderInt64 = f.shader_int64;
+  enabled.core.features.shaderInt16 = f.shader_int16;
+  enabled.v12.shaderInt8 = f.shader_int8;
+  enabled.v12.storageBuffer8BitAccess = f.storage_buffer_8bit_access;
+  enabled.v11.storageBuffer16BitAccess = f.storage_buffer_16bit_access;
+  enabled.v12.vulkanMemoryModel = f.vulkan_memory_model;
+  enabled.v12.vulkanMemoryModelDeviceScope = f.vulkan_memory_model_device_scope;
+  enabled.v12.shaderBufferInt64Atomics = f.shader_buffer_int64_atomics;
+  return f;
+}
+
+}  // namespace
+
+absl::StatusOr<Device> Device::Create(const Instance& instance,
+                                      const PhysicalDeviceInfo& info) {
+  if (info.api_version < VK_API_VERSION_1_2) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        Describe(info), " supports only Vulkan ",
+        VK_API_VERSION_MAJOR(info.api_version), ".",
+        VK_API_VERSION_MINOR(info.api_version),
+        "; ringfuzz needs 1.2. Update the driver or pick another device with "
+        "-device=N|cpu|gpu|name."));
+  }
+  RINGFUZZ_ASSIGN_OR_RETURN(VkPhysicalDevice physical,
+                            instance.PhysicalDevice(info.index));
+  VkPhysicalDeviceProperties properties{};
+  vkGetPhysicalDeviceProperties(physical, &properties);
+  if (info.name != properties.deviceName) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "Vulkan device ", info.index, " is now \"", properties.deviceName,
+        "\", not \"", info.name,
+        "\": the device list changed. Enumerate the devices again."));
+  }
+
+  Device device;
+  device.physical_ = physical;
+  device.info_ = info;
+  device.limits_ = properties.limits;
+  vkGetPhysicalDeviceMemoryProperties(physical, &device.memory_properties_);
+  device.queue_mutex_ = std::make_unique<std::mutex>();
+  RINGFUZZ_ASSIGN_OR_RETURN(device.queue_family_,
+                            ComputeQueueFamily(physical, info));
+
+  FeatureChain supported;
+  vkGetPhysicalDeviceFeatures2(physical, &supported.core);
+  FeatureChain enabled;
+  device.features_ = EnableSupported(supported, enabled);
+
+  const float priority = 1.0f;
+  VkDeviceQueueCreateInfo queue_info{};
+  queue_info.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;
+  queue_info.queueFamilyIndex = device.queue_family_;
+  queue_info.queueCount = 1;
+  queue_info.pQueuePriorities = &priority;
+
+  VkDeviceCreateInfo create_info{};
+  create_info.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
+  create_info.pNext = &enabled.core;
+  create_info.queueCreateInfoCount = 1;
+  create_info.pQueueCreateInfos = &queue_info;
+  RINGFUZZ_VK_RETURN_IF_ERROR(
+      vkCreateDevice(physical, &create_info, nullptr, &device.device_));
+  vkGetDeviceQueue(device.device_, device.queue_family_, 0, &device.queue_);
+  return device;
+}
+
+Device::Device(Device&& other) noexcept
+    : device_(std::exchange(other.device_, VK_NULL_HANDLE)),
+      queue_(std::exchange(other.queue_, VK_NULL_HANDLE)),
+      queue_family_(other.queue_family_),
+      physical_(other.physical_),
+      info_(std::move(other.info_)),
+      memory_properties_(other.memory_properties_),
+      limits_(other.limits_),
+      features_(other.features_),
+      queue_mutex_(std::move(other.queue_mutex_)) {}
+
+Device& Device::operator=(Device&& other) noexcept {
+  if (this != &other) {
+    Destroy();
+    device_ = std::exchange(other.device_, VK_NULL_HANDLE);
+    queue_ = std::exchange(other.queue_, VK_NULL_HANDLE);
+    queue_family_ = other.queue_family_;
+    physical_ = other.physical_;
+    info_ = std::move(other.info_);
+    memory_properties_ = other.memory_properties_;
+    limits_ = other.limits_;
+    features_ = other.features_;
+    queue_mutex_ = std::move(other.queue_mutex_);
+  }
+  return *this;
+}
+
+Device::~Device() { Destroy(); }
+
+void Device::Destroy() {
+  if (device_ == VK_NULL_HANDLE) return;
+  {
+    std::lock_guard<std::mutex> lock(*queue_mutex_);
+    // A lost device reports an error here; destruction proceeds regardless.
+    (void)vkDeviceWaitIdle(device_);
+  }
+  vkDestroyDevice(device_, nullptr);
+  device_ = VK_NULL_HANDLE;
+}
+
+}  // namespace ringfuzz::vk

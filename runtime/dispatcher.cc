@@ -1,0 +1,258 @@
+#include "runtime/dispatcher.h"
+
+#include <algorithm>
+#include <limits>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "runtime/status_macros.h"
+#include "runtime/vk_check.h"
+
+namespace ringfuzz::vk {
+namespace {
+
+uint64_t TimeoutNanoseconds(absl::Duration timeout) {
+  if (timeout == absl::InfiniteDuration()) {
+    return std::numeric_limits<uint64_t>::max();
+  }
+  if (timeout <= absl::ZeroDuration()) return 0;
+  return static_cast<uint64_t>(absl::ToInt64Nanoseconds(timeout));
+}
+
+void MemoryBarrier(VkCommandBuffer command_buffer, VkPipelineStageFlags src,
+                   VkAccessFlags src_access, VkPipelineStageFlags dst,
+                   VkAccessFlags dst_access) {
+  VkMemoryBarrier barrier{};
+  barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
+  barrier.srcAccessMask = src_access;
+  barrier.dstAccessMask = dst_access;
+  vkCmdPipelineBarrier(command_buffer, src, dst, 0, 1, &barrier, 0, nullptr, 0,
+                       nullptr);
+}
+
+}  // namespace
+
+absl::StatusOr<Dispatcher> Dispatcher::Create(const Device& device,
+                                              const ComputePipeline& pipeline) {
+  Dispatcher d;
+  d.device_ = device.handle();
+  d.queue_ = device.queue();
+  d.queue_mutex_ = &device.queue_mutex();
+  d.pipeline_ = pipeline.handle();
+  d.layout_ = pipeline.layout();
+  d.storage_buffer_count_ = pipeline.storage_buffer_count();
+  d.push_constant_bytes_ = pipeline.push_constant_bytes();
+  d.max_groups_x_ = device.info().max_workgroup_count_x;
+
+  VkCommandPoolCreateInfo pool_info{};
+  pool_info.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO;
+  pool_info.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+  pool_info.queueFamilyIndex = device.queue_family();
+  RINGFUZZ_VK_RETURN_IF_ERROR(
+      vkCreateCommandPool(d.device_, &pool_info, nullptr, &d.command_pool_));
+
+  VkCommandBufferAllocateInfo buffer_info{};
+  buffer_info.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
+  buffer_info.commandPool = d.command_pool_;
+  buffer_info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  buffer_info.commandBufferCount = 1;
+  RINGFUZZ_VK_RETURN_IF_ERROR(
+      vkAllocateCommandBuffers(d.device_, &buffer_info, &d.command_buffer_));
+
+  VkFenceCreateInfo fence_info{};
+  fence_info.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
+  RINGFUZZ_VK_RETURN_IF_ERROR(
+      vkCreateFence(d.device_, &fence_info, nullptr, &d.fence_));
+
+  // A pool may not be empty, so a pipeline without buffers still gets one
+  // (unused) descriptor of room.
+  VkDescriptorPoolSize size{};
+  size.type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+  size.descriptorCount = std::max<uint32_t>(1, d.storage_buffer_count_);
+  VkDescriptorPoolCreateInfo descriptor_pool_info{};
+  descriptor_pool_info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
+  descriptor_pool_info.maxSets = 1;
+  descriptor_pool_info.poolSizeCount = 1;
+  descriptor_pool_info.pPoolSizes = &size;
+  RINGFUZZ_VK_RETURN_IF_ERROR(vkCreateDescriptorPool(
+      d.device_, &descriptor_pool_info, nullptr, &d.descriptor_pool_));
+
+  const VkDescriptorSetLayout set_layout = pipeline.set_layout();
+  VkDescriptorSetAllocateInfo set_info{};
+  set_info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;
+  set_info.descriptorPool = d.descriptor_pool_;
+  set_info.descriptorSetCount = 1;
+  set_info.pSetLayouts = &set_layout;
+  RINGFUZZ_VK_RETURN_IF_ERROR(
+      vkAllocateDescriptorSets(d.device_, &set_info, &d.descriptor_set_));
+  // With no bindings there is nothing to bind; Submit may go ahead.
+  d.bound_ = d.storage_buffer_count_ == 0;
+  return d;
+}
+
+absl::Status Dispatcher::BindBuffers(absl::Span<const Buffer* const> buffers) {
+  if (busy()) {
+    return absl::FailedPreconditionError(
+        "BindBuffers while a dispatch is running; call Wait until it returns "
+        "true first.");
+  }
+  if (buffers.size() != storage_buffer_count_) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("BindBuffers got ", buffers.size(),
+                     " buffers but the pipeline has ", storage_buffer_count_,
+                     " storage-buffer bindings; pass one per "
+                     "binding, in binding order."));
+  }
+  std::vector<VkDescriptorBufferInfo> infos(buffers.size());
+  std::vector<VkWriteDescriptorSet> writes(buffers.size());
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    if (buffers[i] == nullptr || buffers[i]->handle() == VK_NULL_HANDLE) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("BindBuffers: buffer for binding ", i,
+                       " is null or moved-from; pass a live Buffer."));
+    }
+    infos[i].buffer = buffers[i]->handle();
+    infos[i].offset = 0;
+    infos[i].range = VK_WHOLE_SIZE;
+    writes[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+    writes[i].dstSet = descriptor_set_;
+    writes[i].dstBinding = static_cast<uint32_t>(i);
+    writes[i].descriptorCount = 1;
+    writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    writes[i].pBufferInfo = &infos[i];
+  }
+  vkUpdateDescriptorSets(device_, static_cast<uint32_t>(writes.size()),
+                         writes.data(), 0, nullptr);
+  bound_ = true;
+  return absl::OkStatus();
+}
+
+absl::Status Dispatcher::Submit(absl::Span<const uint8_t> push_constants,
+                                uint32_t groups_x) {
+  if (busy()) {
+    return absl::FailedPreconditionError(
+        "Submit while the previous dispatch is still running; call Wait "
+        "until it returns true first.");
+  }
+  if (!bound_) {
+    return absl::FailedPreconditionError(
+        "Submit before BindBuffers; bind the storage buffers first.");
+  }
+  if (push_constants.size() != push_constant_bytes_) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Submit got ", push_constants.size(),
+        " bytes of push constants; the pipeline was created with ",
+        push_constant_bytes_, ". Pass the whole push-constant struct."));
+  }
+  if (groups_x > max_groups_x_) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        groups_x, " workgroups exceed maxComputeWorkGroupCount[0] = ",
+        max_groups_x_, "; launch fewer groups and loop on the host."));
+  }
+  in_flight_ = false;  // Any earlier submission has finished (not busy).
+
+  RINGFUZZ_VK_RETURN_IF_ERROR(vkResetCommandBuffer(command_buffer_, 0));
+  VkCommandBufferBeginInfo begin{};
+  begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
+  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  RINGFUZZ_VK_RETURN_IF_ERROR(vkBeginCommandBuffer(command_buffer_, &begin));
+  MemoryBarrier(command_buffer_, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                VK_ACCESS_SHADER_WRITE_BIT,
+                VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+  vkCmdBindPipeline(command_buffer_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_);
+  if (storage_buffer_count_ > 0) {
+    vkCmdBindDescriptorSets(command_buffer_, VK_PIPELINE_BIND_POINT_COMPUTE,
+                            layout_, 0, 1, &descriptor_set_, 0, nullptr);
+  }
+  if (push_constant_bytes_ > 0) {
+    vkCmdPushConstants(command_buffer_, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                       push_constant_bytes_, push_constants.data());
+  }
+  vkCmdDispatch(command_buffer_, groups_x, 1, 1);
+  MemoryBarrier(command_buffer_, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                VK_ACCESS_HOST_READ_BIT);
+  RINGFUZZ_VK_RETURN_IF_ERROR(vkEndCommandBuffer(command_buffer_));
+
+  RINGFUZZ_VK_RETURN_IF_ERROR(vkResetFences(device_, 1, &fence_));
+  VkSubmitInfo submit{};
+  submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
+  submit.commandBufferCount = 1;
+  submit.pCommandBuffers = &command_buffer_;
+  {
+    std::lock_guard<std::mutex> lock(*queue_mutex_);
+    RINGFUZZ_VK_RETURN_IF_ERROR(vkQueueSubmit(queue_, 1, &submit, fence_));
+  }
+  in_flight_ = true;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<bool> Dispatcher::Wait(absl::Duration timeout) {
+  if (!in_flight_) return true;
+  const VkResult result = vkWaitForFences(device_, 1, &fence_, VK_TRUE,
+                                          TimeoutNanoseconds(timeout));
+  if (result == VK_TIMEOUT) return false;
+  RINGFUZZ_RETURN_IF_ERROR(VkResultToStatus(result, "vkWaitForFences"));
+  in_flight_ = false;
+  return true;
+}
+
+bool Dispatcher::busy() const {
+  // Any result but NOT_READY (done, or an error such as a lost device that
+  // Wait reports) means nothing is running any more.
+  return in_flight_ && vkGetFenceStatus(device_, fence_) == VK_NOT_READY;
+}
+
+Dispatcher::Dispatcher(Dispatcher&& other) noexcept {
+  *this = std::move(other);
+}
+
+Dispatcher& Dispatcher::operator=(Dispatcher&& other) noexcept {
+  if (this != &other) {
+    Destroy();
+    device_ = std::exchange(other.device_, VK_NULL_HANDLE);
+    queue_ = other.queue_;
+    queue_mutex_ = other.queue_mutex_;
+    pipeline_ = other.pipeline_;
+    layout_ = other.layout_;
+    storage_buffer_count_ = other.storage_buffer_count_;
+    push_constant_bytes_ = other.push_constant_bytes_;
+    max_groups_x_ = other.max_groups_x_;
+    command_pool_ = std::exchange(other.command_pool_, VK_NULL_HANDLE);
+    command_buffer_ = std::exchange(other.command_buffer_, VK_NULL_HANDLE);
+    fence_ = std::exchange(other.fence_, VK_NULL_HANDLE);
+    descriptor_pool_ = std::exchange(other.descriptor_pool_, VK_NULL_HANDLE);
+    descriptor_set_ = std::exchange(other.descriptor_set_, VK_NULL_HANDLE);
+    bound_ = std::exchange(other.bound_, false);
+    in_flight_ = std::exchange(other.in_flight_, false);
+  }
+  return *this;
+}
+
+Dispatcher::~Dispatcher() { Destroy(); }
+
+void Dispatcher::Destroy() {
+  if (device_ == VK_NULL_HANDLE) return;
+  if (in_flight_) {
+    // Errors (a lost device) cannot be reported here; destroy regardless.
+    (void)vkWaitForFences(device_, 1, &fence_, VK_TRUE,
+                          std::numeric_limits<uint64_t>::max());
+    in_flight_ = false;
+  }
+  if (fence_ != VK_NULL_HANDLE) vkDestroyFence(device_, fence_, nullptr);
+  // Destroying the pools frees the set and the command buffer with them.
+  if (descriptor_pool_ != VK_NULL_HANDLE) {
+    vkDestroyDescriptorPool(device_, descriptor_pool_, nullptr);
+  }
+  if (command_pool_ != VK_NULL_HANDLE) {
+    vkDestroyCommandPool(device_, command_pool_, nullptr);
+  }
+  fence_ = VK_NULL_HANDLE;
+  descriptor_pool_ = VK_NULL_HANDLE;
+  command_pool_ = VK_NULL_HANDLE;
+  device_ = VK_NULL_HANDLE;
+}
+
+}  // namespace ringfuzz::vk
