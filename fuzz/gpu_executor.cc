@@ -43,7 +43,7 @@ Find::Kind KindOf(uint32_t raw) {
 absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
     const GpuExecutorOptions& options) {
   absl::StatusOr<Megakernel> kernel = BuildMegakernelFromFile(
-      options.target_path, {options.max_len, kLocalSize});
+      options.target_path, {options.max_len, kLocalSize, options.coverage});
   if (!kernel.ok()) return kernel.status();
   vk::InstanceOptions instance_options;
   instance_options.validation = options.validation;
@@ -144,8 +144,10 @@ absl::Status GpuExecutor::RebuildCorpus(uint32_t capacity,
                                         uint64_t data_words) {
   const uint32_t max_words = kernel_.max_len / 4;
   const uint64_t header = RF_CORPUS_INDEX_WORDS(capacity + 1) + max_words;
+  // Trailing max_words of padding: the megakernel loads whole inputs of
+  // max_words words, also past the end of the last (short) entry.
   absl::StatusOr<vk::Buffer> buffer =
-      vk::Buffer::Create(device_, (header + data_words) * 4);
+      vk::Buffer::Create(device_, (header + data_words + max_words) * 4);
   if (!buffer.ok()) return buffer.status();
   corpus_ = std::make_unique<vk::Buffer>(*std::move(buffer));
   corpus_capacity_ = capacity;

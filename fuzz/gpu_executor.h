@@ -32,6 +32,7 @@ struct GpuExecutorOptions {
   uint32_t max_len = 64;    // bytes
   uint32_t exec_steps = 0;  // loop iterations per execution; 0 = device default
   uint32_t ring_slots = 0;  // 0 = device default
+  bool coverage = true;     // see MegakernelOptions::coverage
   absl::Duration dispatch_timeout = absl::Seconds(60);
 };
 

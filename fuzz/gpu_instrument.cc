@@ -57,7 +57,8 @@ bool IsTargetFunction(const std::string& name) {
 
 class Instrumenter {
  public:
-  explicit Instrumenter(absl::Span<const uint32_t> spirv) : in_(spirv) {}
+  Instrumenter(absl::Span<const uint32_t> spirv, const InstrumentOptions& options)
+      : in_(spirv), options_(options) {}
 
   absl::StatusOr<InstrumentedModule> Run() {
     if (in_.size() < kHeaderWords || in_[0] != spv::MagicNumber) {
@@ -206,11 +207,13 @@ class Instrumenter {
             " basic blocks; split it into smaller targets"));
       }
       sites_.push_back(loc);
-      out.push_back(Make(spv::Op::OpStore,
-                         {site_var_, Constant((site << 16) |
-                                              SiteEdgeHash(site))}));
-      out.push_back(Make(spv::Op::OpFunctionCall,
-                         {void_type_, NewId(), cov_hook_}));
+      if (options_.coverage) {
+        out.push_back(Make(spv::Op::OpStore,
+                           {site_var_, Constant((site << 16) |
+                                                SiteEdgeHash(site))}));
+        out.push_back(Make(spv::Op::OpFunctionCall,
+                           {void_type_, NewId(), cov_hook_}));
+      }
       // Copy the rest of the block; guard loop headers.
       for (; i < block_end; ++i) {
         if (fn[i].op == spv::Op::OpLine) {
@@ -328,6 +331,7 @@ class Instrumenter {
   }
 
   absl::Span<const uint32_t> in_;
+  InstrumentOptions options_;
   std::vector<Inst> insts_;
   std::vector<Inst> constants_;
   std::map<uint32_t, std::string> names_;
@@ -356,8 +360,8 @@ uint32_t SiteEdgeHash(uint32_t index) {
 }
 
 absl::StatusOr<InstrumentedModule> InstrumentSpirv(
-    absl::Span<const uint32_t> spirv) {
-  return Instrumenter(spirv).Run();
+    absl::Span<const uint32_t> spirv, const InstrumentOptions& options) {
+  return Instrumenter(spirv, options).Run();
 }
 
 }  // namespace ringfuzz

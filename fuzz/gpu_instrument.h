@@ -38,11 +38,15 @@ struct InstrumentedModule {
   uint32_t unguarded_loops = 0;  // loop headers counted but not guarded
 };
 
+struct InstrumentOptions {
+  bool coverage = true;  // block/edge hooks; loop budgets are always added
+};
+
 // Instruments `spirv` as described above. Fails (InvalidArgument) when the
 // module lacks the hooks or a target function, or has more blocks than the
 // site map holds (RF_SITE_MAP_BITS).
 absl::StatusOr<InstrumentedModule> InstrumentSpirv(
-    absl::Span<const uint32_t> spirv);
+    absl::Span<const uint32_t> spirv, const InstrumentOptions& options = {});
 
 // The 16-bit edge hash of site `index` (never 0): the value the AFL-style
 // edge map XORs. Exposed for tests.

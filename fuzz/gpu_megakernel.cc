@@ -30,6 +30,7 @@ absl::StatusOr<Megakernel> BuildMegakernel(const std::string& target_name,
       "megakernel.comp",
       absl::StrCat("#version 450\n"
                    "#extension GL_GOOGLE_include_directive : require\n"
+                   "#extension GL_EXT_control_flow_attributes : require\n"
                    "#include \"megakernel_prelude.glsl\"\n"
                    "#include \"megakernel_mutate.glsl\"\n"
                    "#include \"ringfuzz.h\"\n"
@@ -38,7 +39,7 @@ absl::StatusOr<Megakernel> BuildMegakernel(const std::string& target_name,
                    "\"\n"
                    "#include \"megakernel_main.glsl\"\n")};
   vk::CompileOptions compile;
-  compile.defines = {{"RF_MAX_LEN", absl::StrCat(max_len, "u")},
+  compile.defines = {{"RF_MAX_LEN", absl::StrCat(max_len)},
                      {"RF_LOCAL_SIZE", absl::StrCat(options.local_size)}};
   compile.debug_info = true;
   absl::StatusOr<std::vector<uint32_t>> spirv =
@@ -49,7 +50,8 @@ absl::StatusOr<Megakernel> BuildMegakernel(const std::string& target_name,
         spirv.status().message(),
         "\nThe target dialect is described in docs/dialect.md."));
   }
-  absl::StatusOr<InstrumentedModule> module = InstrumentSpirv(*spirv);
+  absl::StatusOr<InstrumentedModule> module =
+      InstrumentSpirv(*spirv, {options.coverage});
   if (!module.ok()) {
     return absl::InvalidArgumentError(absl::StrCat(
         "cannot instrument target '", target_name, "': ",

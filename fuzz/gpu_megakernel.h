@@ -16,6 +16,9 @@ namespace ringfuzz {
 struct MegakernelOptions {
   uint32_t max_len = 64;     // bytes; rounded up to a multiple of 4
   uint32_t local_size = 64;  // invocations per workgroup
+  // Coverage hooks in every target block. Off: loop budgets only (for
+  // measuring what coverage costs; the fuzzer is then blind).
+  bool coverage = true;
 };
 
 // Per-dispatch parameters; the layout mirrors `RfPush` in

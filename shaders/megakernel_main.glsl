@@ -49,7 +49,7 @@ uint rf_push_find(uint kind, uint slot, uint parent, uint opcode) {
   for (uint w = 0u; w < words; ++w) {
     uint keep = (w + 1u) * 4u <= rf_len ? 0xFFFFFFFFu
                                         : (1u << ((rf_len & 3u) * 8u)) - 1u;
-    finds[base + RF_FIND_HEADER_WORDS + w] = rf_in[w] & keep;
+    finds[base + RF_FIND_HEADER_WORDS + w] = rf_word(w) & keep;
   }
   rf_steps += words;
   return 1u;

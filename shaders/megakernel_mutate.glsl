@@ -25,11 +25,11 @@ uint rf_hash(uint x) {
   return x;
 }
 
-uint rf_get(uint i) { return (rf_in[i >> 2u] >> ((i & 3u) << 3u)) & 0xFFu; }
+uint rf_get(uint i) { return (rf_word(i >> 2u) >> ((i & 3u) << 3u)) & 0xFFu; }
 
 void rf_set(uint i, uint v) {
   uint s = (i & 3u) << 3u;
-  rf_in[i >> 2u] = (rf_in[i >> 2u] & ~(0xFFu << s)) | ((v & 0xFFu) << s);
+  rf_put_word(i >> 2u, (rf_word(i >> 2u) & ~(0xFFu << s)) | ((v & 0xFFu) << s));
 }
 
 // Loads corpus entry `index` (truncated to max_len); returns its length.
@@ -37,8 +37,16 @@ uint rf_load(uint index) {
   uint off = corpus[2u * index];
   uint len = min(corpus[2u * index + 1u], pc.max_len);
   uint words = (len + 3u) >> 2u;
+#ifdef RF_INPUT_IN_REGISTERS
+  // The corpus buffer ends with RF_MAX_WORDS words of padding, so reading
+  // whole registers past a short entry stays in bounds.
+  [[unroll]] for (uint w = 0u; w < RF_MAX_WORDS; ++w) {
+    rf_in[w] = corpus[off + w];
+  }
+#else
   for (uint w = 0u; w < words; ++w) rf_in[w] = corpus[off + w];
   rf_steps += words;
+#endif
   return len;
 }
 
