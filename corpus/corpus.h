@@ -1,0 +1,69 @@
+// The in-memory corpus: the inputs fuzzing mutates, with the per-entry
+// statistics the scheduler turns into energy.
+#ifndef RINGFUZZ_CORPUS_CORPUS_H_
+#define RINGFUZZ_CORPUS_CORPUS_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "corpus/bytes.h"
+
+namespace ringfuzz {
+
+struct CorpusEntry {
+  Bytes data;
+  std::string sha1;             // Sha1Hex(data)
+  uint32_t executor_index = 0;  // index in the executor's corpus mirror
+  uint64_t executions = 0;      // mutants run from this entry
+  uint32_t new_bits = 0;        // coverage bits it set first
+  uint64_t added_at_exec = 0;   // total executions when it was added
+  uint32_t finds = 0;           // children of it that were kept
+};
+
+// Entries are never removed, so an index stays valid for the whole run.
+// Not copyable: there is one corpus per fuzzing run.
+class Corpus {
+ public:
+  Corpus() = default;
+  Corpus(const Corpus&) = delete;
+  Corpus& operator=(const Corpus&) = delete;
+
+  // Adds `entry` (its sha1 must be Sha1Hex(entry.data)) and returns its
+  // index, or nullopt iff an entry with the same sha1 or the same
+  // executor_index is already present (nothing changes then).
+  std::optional<size_t> Add(CorpusEntry entry);
+
+  // Returns the index of the entry with this sha1, if any.
+  std::optional<size_t> FindBySha1(const std::string& sha1) const;
+  // Returns the index of the entry the executor knows as `executor_index`.
+  std::optional<size_t> FindByExecutorIndex(uint32_t executor_index) const;
+
+  const CorpusEntry& entry(size_t index) const { return entries_[index]; }
+  const std::vector<CorpusEntry>& entries() const { return entries_; }
+
+  // Statistics updates; `index` must be valid.
+  void RecordExecutions(size_t index, uint64_t executions);
+  void RecordFind(size_t index);
+
+  size_t size() const { return entries_.size(); }
+  bool empty() const { return entries_.empty(); }
+  // Sum of all input sizes, as libFuzzer's "corp: N/<bytes>".
+  uint64_t total_bytes() const { return total_bytes_; }
+  // Size of the largest input (0 if empty).
+  size_t max_input_size() const { return max_input_size_; }
+
+ private:
+  std::vector<CorpusEntry> entries_;
+  absl::flat_hash_map<std::string, size_t> by_sha1_;
+  absl::flat_hash_map<uint32_t, size_t> by_executor_index_;
+  uint64_t total_bytes_ = 0;
+  size_t max_input_size_ = 0;
+};
+
+}  // namespace ringfuzz
+
+#endif  // RINGFUZZ_CORPUS_CORPUS_H_

@@ -1,0 +1,50 @@
+#include "fuzz/cli.h"
+
+#include <algorithm>
+
+#include "corpus/corpus_dir.h"
+#include "fuzz/engine.h"
+#include "fuzz/flag_parser.h"
+
+namespace ringfuzz {
+
+size_t AutomaticMaxLen(size_t largest_input) {
+  return std::max<size_t>(64, (largest_input + 3) / 4 * 4);
+}
+
+int RunCommandLine(absl::Span<const std::string> args,
+                   const ExecutorFactory& make_executor, std::ostream& out) {
+  absl::StatusOr<ParsedCommandLine> parsed = ParseCommandLine(args);
+  if (!parsed.ok()) {
+    out << "ERROR: " << parsed.status().message() << "\n";
+    return kErrorExit;
+  }
+  Config config = parsed->config;
+  if (config.help) {
+    out << FlagHelp();
+    return 0;
+  }
+  if (config.target.empty()) {
+    out << "ERROR: -target=FILE is required: the target source file to fuzz "
+           "or to run the inputs on (see 'ringfuzz -help=1')\n";
+    return kErrorExit;
+  }
+  if (config.max_len == 0) {
+    config.max_len = static_cast<int64_t>(
+        AutomaticMaxLen(LargestInputSize(parsed->positional)));
+    if (config.verbosity >= 1) {
+      out << "INFO: -max_len is not provided; ringfuzz will not generate "
+             "inputs larger than "
+          << config.max_len << " bytes\n";
+    }
+  }
+  absl::StatusOr<std::unique_ptr<Executor>> executor = make_executor(config);
+  if (!executor.ok()) {
+    out << "ERROR: " << executor.status().message() << "\n";
+    return kErrorExit;
+  }
+  Engine engine(config, **executor, out);
+  return engine.Run(parsed->positional);
+}
+
+}  // namespace ringfuzz

@@ -1,0 +1,45 @@
+// The whole ringfuzz command line behind one call, so that a main() only
+// has to say how to create its executor:
+//
+//   int main(int argc, char** argv) {
+//     std::vector<std::string> args(argv + 1, argv + argc);
+//     return ringfuzz::RunCommandLine(args, MakeGpuExecutor, std::cerr);
+//   }
+#ifndef RINGFUZZ_FUZZ_CLI_H_
+#define RINGFUZZ_FUZZ_CLI_H_
+
+#include <functional>
+#include <memory>
+#include <ostream>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "fuzz/config.h"
+#include "fuzz/executor.h"
+
+namespace ringfuzz {
+
+// Creates the executor for `config`. It may fill in the settings the user
+// left automatic (0) that depend on the device it opened: batch_slots and
+// slot_execs. config.max_len is already final (never 0) when it is called:
+// the executor must run inputs of that many bytes.
+using ExecutorFactory =
+    std::function<absl::StatusOr<std::unique_ptr<Executor>>(Config& config)>;
+
+// Returns the automatic -max_len for inputs of at most `largest_input`
+// bytes: max(64, largest_input rounded up to a multiple of 4).
+size_t AutomaticMaxLen(size_t largest_input);
+
+// Parses `args` (without the program name), handles -help, resolves
+// -max_len=0 from the positional inputs (the largest file given or inside
+// the given directories), creates the executor and runs the Engine. Returns
+// the process exit code: the Engine's, 0 after -help, kErrorExit (1) for a
+// bad command line or an executor that cannot be created (printed as
+// "ERROR: ..." to `out`).
+int RunCommandLine(absl::Span<const std::string> args,
+                   const ExecutorFactory& make_executor, std::ostream& out);
+
+}  // namespace ringfuzz
+
+#endif  // RINGFUZZ_FUZZ_CLI_H_

@@ -1,0 +1,28 @@
+// The fuzzer's configuration: one field per flag of fuzz/flags.def, with the
+// flag's default. Engine code reads it as `const Config&`; tests set fields
+// directly instead of building command lines.
+#ifndef RINGFUZZ_FUZZ_CONFIG_H_
+#define RINGFUZZ_FUZZ_CONFIG_H_
+
+#include <cstdint>
+#include <string>
+
+namespace ringfuzz {
+
+struct Config {
+#define RF_FLAG_INT(name, default_value, min, max, help) \
+  int64_t name = default_value;
+#define RF_FLAG_UINT64(name, default_value, help) uint64_t name = default_value;
+#define RF_FLAG_BOOL(name, default_value, help) bool name = default_value;
+#define RF_FLAG_STRING(name, default_value, help) \
+  std::string name = default_value;
+#include "fuzz/flags.def"
+#undef RF_FLAG_INT
+#undef RF_FLAG_UINT64
+#undef RF_FLAG_BOOL
+#undef RF_FLAG_STRING
+};
+
+}  // namespace ringfuzz
+
+#endif  // RINGFUZZ_FUZZ_CONFIG_H_

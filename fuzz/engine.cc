@@ -1,0 +1,438 @@
+#include "fuzz/engine.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <utility>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "corpus/atomic_file.h"
+#include "corpus/corpus_dir.h"
+#include "corpus/dictionary.h"
+#include "corpus/sha1.h"
+#include "fuzz/bug_report.h"
+#include "fuzz/scheduler.h"
+
+namespace ringfuzz {
+namespace {
+
+// Batches in a row without a single execution before the engine gives up
+// instead of spinning forever.
+constexpr int kMaxIdleBatches = 3;
+
+uint64_t DeriveSeed(uint64_t configured) {
+  if (configured != 0) return configured;
+  return static_cast<uint64_t>(
+             std::chrono::system_clock::now().time_since_epoch().count()) +
+         static_cast<uint64_t>(getpid());
+}
+
+bool AllRegularFiles(const std::vector<std::string>& paths) {
+  for (const std::string& path : paths) {
+    struct stat st;
+    if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
+  }
+  return !paths.empty();
+}
+
+// Returns the largest power of two <= x (x > 0).
+uint64_t FloorPowerOfTwo(uint64_t x) {
+  return uint64_t{1} << (63 - __builtin_clzll(x));
+}
+
+}  // namespace
+
+Engine::Engine(const Config& config, Executor& executor, std::ostream& out,
+               Clock& clock)
+    : config_(config),
+      executor_(executor),
+      out_(out),
+      clock_(clock),
+      seed_(DeriveSeed(config.seed)),
+      work_dir_("", config.artifact_prefix, config.exact_artifact_path) {}
+
+int Engine::Run(const std::vector<std::string>& positional) {
+  start_ = last_status_ = clock_.Now();
+  out_ << "INFO: Seed: " << seed_ << "\n";
+  if (AllRegularFiles(positional)) return RunFiles(positional);
+  return Fuzz(positional);
+}
+
+int Engine::RunFiles(const std::vector<std::string>& files) {
+  const int64_t times = std::max<int64_t>(1, config_.runs);
+  size_t limit = executor_.max_len();
+  if (config_.max_len > 0) {
+    limit = std::min<size_t>(limit, static_cast<size_t>(config_.max_len));
+  }
+  out_ << "ringfuzz: Running " << files.size() << " inputs " << times
+       << " time(s) each.\n";
+  for (const std::string& file : files) {
+    out_ << "Running: " << file << "\n";
+    absl::StatusOr<Bytes> data = ReadFile(file);
+    if (!data.ok()) return Fail(data.status());
+    if (data->size() > limit) {
+      out_ << "INFO: " << file << " has " << data->size()
+           << " bytes; running its first " << limit
+           << " (the -max_len / executor limit)\n";
+      data->resize(limit);
+    }
+    absl::Duration begin = clock_.Now();
+    for (int64_t i = 0; i < times; ++i) {
+      absl::StatusOr<BatchResult> result = executor_.Execute(*data);
+      if (!result.ok()) return Fail(result.status());
+      total_execs_ += result->executions;
+      for (const Find& find : result->finds) {
+        if (IsBug(find.kind)) {
+          return ReportBugAndExit(find, {}, "", /*save_artifact=*/false);
+        }
+      }
+    }
+    out_ << "Executed " << file << " in "
+         << absl::ToInt64Milliseconds(clock_.Now() - begin) << " ms\n";
+  }
+  out_ << "***\n"
+          "*** NOTE: fuzzing was not performed, you have only\n"
+          "***       executed the target code on a fixed set of inputs.\n"
+          "***\n";
+  PrintFinalStats();
+  return 0;
+}
+
+int Engine::Fuzz(const std::vector<std::string>& dirs) {
+  if (config_.jobs > 1 || config_.workers > 1) {
+    out_ << "INFO: -jobs and -workers are accepted for libFuzzer "
+            "compatibility and ignored: one ringfuzz process already drives "
+            "the whole device\n";
+  }
+  if (auto code = LoadDictionary()) return *code;
+  std::vector<Bytes> seeds;
+  if (auto code = LoadSeeds(dirs, seeds)) return *code;
+  if (auto code = RunSeeds(seeds)) return *code;
+  PrintStatus(StatusEvent::kInited);
+
+  Scheduler scheduler(seed_, have_dictionary_);
+  if (auto code = FuzzLoop(scheduler)) return *code;
+
+  PrintStatus(StatusEvent::kDone);
+  if (unsaved_units_ > 0) {
+    out_ << "WARNING: " << unsaved_units_ << " new inputs could not be saved "
+         << "to " << work_dir_.corpus_dir()
+         << " (see the first WARNING above); they are lost with this run\n";
+  }
+  if (dropped_finds_ > 0 && Verbose(1)) {
+    out_ << "INFO: " << dropped_finds_ << " finds did not fit the executor's "
+         << "find queue; inputs like them are found again later\n";
+  }
+  if (Verbose(1)) {
+    out_ << FormatDoneLine(total_execs_, ElapsedSeconds()) << "\n";
+  }
+  PrintFinalStats();
+  return 0;
+}
+
+std::optional<int> Engine::LoadDictionary() {
+  if (config_.dict.empty()) return std::nullopt;
+  absl::StatusOr<std::vector<Bytes>> tokens = LoadDictionaryFile(config_.dict);
+  if (!tokens.ok()) {
+    return Fail(absl::InvalidArgumentError(
+        absl::StrCat("cannot use -dict: ", tokens.status().message())));
+  }
+  if (absl::Status s = executor_.SetDictionary(*tokens); !s.ok()) {
+    return Fail(s);
+  }
+  have_dictionary_ = !tokens->empty();
+  if (Verbose(1)) out_ << "Dictionary: " << tokens->size() << " entries\n";
+  return std::nullopt;
+}
+
+std::optional<int> Engine::LoadSeeds(const std::vector<std::string>& dirs,
+                                     std::vector<Bytes>& seeds) {
+  size_t limit = executor_.max_len();
+  if (limit == 0) {
+    return Fail(absl::FailedPreconditionError(
+        "the executor cannot run inputs of any length (max_len 0)"));
+  }
+  if (config_.max_len > 0) {
+    if (static_cast<uint64_t>(config_.max_len) > limit) {
+      out_ << "WARNING: -max_len=" << config_.max_len
+           << " is more than the executor can run; using " << limit << "\n";
+    }
+    limit = std::min<size_t>(limit, static_cast<size_t>(config_.max_len));
+  }
+  if (!dirs.empty()) {
+    work_dir_ =
+        WorkDir(dirs[0], config_.artifact_prefix, config_.exact_artifact_path);
+  }
+  CorpusLoadReport report;
+  absl::StatusOr<std::vector<CorpusFile>> files =
+      LoadCorpusDirs(dirs, limit, &report);
+  if (!files.ok()) return Fail(files.status());
+  if (report.created_first_dir) {
+    out_ << "INFO: created corpus directory " << dirs[0] << "\n";
+  }
+  for (const std::string& warning : report.warnings) {
+    out_ << "WARNING: " << warning << "\n";
+  }
+  for (size_t d = 0; d < dirs.size(); ++d) {
+    out_ << "INFO: Loaded " << report.files_per_dir[d] << " files from "
+         << dirs[d] << "\n";
+  }
+  if (report.truncated > 0) {
+    out_ << "INFO: " << report.truncated << " inputs were longer than " << limit
+         << " bytes (-max_len / executor limit) and were truncated\n";
+  }
+  // Smallest first, as libFuzzer: small seeds claim coverage before big ones
+  // that cover the same code, which keeps the corpus small.
+  std::stable_sort(files->begin(), files->end(),
+                   [](const CorpusFile& a, const CorpusFile& b) {
+                     return a.data.size() < b.data.size();
+                   });
+  absl::flat_hash_set<std::string> seen;
+  for (CorpusFile& file : *files) {
+    if (seen.insert(Sha1Hex(file.data)).second) {
+      seeds.push_back(std::move(file.data));
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<int> Engine::RunSeeds(const std::vector<Bytes>& seeds) {
+  std::vector<Bytes> inputs = seeds;
+  if (inputs.empty()) {
+    if (Verbose(1)) {
+      out_ << "INFO: A corpus is not provided, starting from an empty "
+              "corpus\n";
+    }
+    inputs.push_back(Bytes{'\n'});
+  }
+  for (const Bytes& input : inputs) {
+    absl::StatusOr<BatchResult> result = executor_.Execute(input);
+    if (!result.ok()) return Fail(result.status());
+    total_execs_ += result->executions;
+    std::optional<uint32_t> new_bits;
+    for (const Find& find : result->finds) {
+      if (IsBug(find.kind)) {
+        return ReportBugAndExit(find, {}, "", /*save_artifact=*/true);
+      }
+      new_bits = std::max(new_bits.value_or(0), find.new_bits);
+    }
+    if (new_bits) {
+      auto added = AddToCorpus(input, *new_bits);
+      if (!added.ok()) return Fail(added.status());
+    }
+  }
+  if (corpus_.empty()) {
+    out_ << "WARNING: no interesting inputs were found so far. Is the target "
+            "instrumented for coverage?\n"
+            "This may also happen if the target rejected all inputs we tried "
+            "so far\n";
+    auto added = AddToCorpus(Bytes{'\n'}, 0);
+    if (!added.ok()) return Fail(added.status());
+  }
+  return std::nullopt;
+}
+
+std::optional<int> Engine::FuzzLoop(Scheduler& scheduler) {
+  BatchBudget budget;
+  budget.slots = config_.batch_slots > 0
+                     ? static_cast<uint32_t>(config_.batch_slots)
+                     : kDefaultBatchSlots;
+  budget.execs_per_slot = config_.slot_execs > 0
+                              ? static_cast<uint32_t>(config_.slot_execs)
+                              : kDefaultSlotExecs;
+  int idle_batches = 0;
+  while (true) {
+    if (config_.runs >= 0 &&
+        total_execs_ >= static_cast<uint64_t>(config_.runs)) {
+      return std::nullopt;
+    }
+    if (config_.max_total_time > 0 &&
+        ElapsedSeconds() >= static_cast<uint64_t>(config_.max_total_time)) {
+      return std::nullopt;
+    }
+    if (config_.runs >= 0) budget.remaining_runs = config_.runs - total_execs_;
+    Batch batch = scheduler.NextBatch(corpus_, budget, total_execs_);
+    absl::StatusOr<BatchResult> result =
+        executor_.RunBatch(batch.work, batch.seed);
+    if (!result.ok()) {
+      return Fail(
+          absl::Status(result.status().code(),
+                       absl::StrCat("the executor failed to run a batch: ",
+                                    result.status().message())));
+    }
+    if (result->executions > batch.requested) {
+      return Fail(absl::InternalError(absl::StrCat(
+          "the executor reported ", result->executions,
+          " executions for a batch of ", batch.requested,
+          "; an executor must count what it ran and never run more than "
+          "requested (this is a bug in the executor)")));
+    }
+    const uint64_t before = total_execs_;
+    total_execs_ += result->executions;
+    AttributeExecutions(batch.work, batch.requested, result->executions);
+    dropped_finds_ += result->dropped_finds;
+    if (auto code = HandleFinds(*result)) return code;
+    if (Verbose(2)) {
+      out_ << "INFO: batch of " << batch.work.size()
+           << " slots: " << result->executions << "/" << batch.requested
+           << " executions, " << result->finds.size() << " finds, "
+           << result->dropped_finds << " dropped\n";
+    }
+    idle_batches = result->executions == 0 ? idle_batches + 1 : 0;
+    if (idle_batches >= kMaxIdleBatches) {
+      return Fail(absl::InternalError(absl::StrCat(
+          "the executor ran no executions in ", kMaxIdleBatches,
+          " batches in a row and cannot make progress; see its messages "
+          "above (rerun with -verbosity=2 for batch details)")));
+    }
+    MaybePulse(before);
+  }
+}
+
+std::optional<int> Engine::HandleFinds(const BatchResult& result) {
+  for (const Find& find : result.finds) {
+    std::optional<size_t> parent = corpus_.FindByExecutorIndex(find.parent);
+    if (IsBug(find.kind)) {
+      return ReportBugAndExit(find, {find.opcode},
+                              parent ? corpus_.entry(*parent).sha1 : "",
+                              /*save_artifact=*/true);
+    }
+    auto added = AddToCorpus(find.data, find.new_bits);
+    if (!added.ok()) return Fail(added.status());
+    if (!added->has_value()) continue;  // found twice in one batch
+    ++new_units_;
+    if (parent) corpus_.RecordFind(*parent);
+    const CorpusEntry& entry = corpus_.entry(**added);
+    PrintStatus(StatusEvent::kNew,
+                FormatNewUnitSuffix(entry.data.size(), corpus_.max_input_size(),
+                                    {find.opcode}));
+    SaveToCorpusDir(entry);
+  }
+  return std::nullopt;
+}
+
+absl::StatusOr<std::optional<size_t>> Engine::AddToCorpus(const Bytes& data,
+                                                          uint32_t new_bits) {
+  std::string sha1 = Sha1Hex(data);
+  if (corpus_.FindBySha1(sha1)) return std::optional<size_t>();
+  absl::StatusOr<uint32_t> index = executor_.AddInput(data);
+  if (!index.ok()) {
+    return absl::Status(index.status().code(),
+                        absl::StrCat("the executor could not take a new "
+                                     "corpus input: ",
+                                     index.status().message()));
+  }
+  CorpusEntry entry;
+  entry.data = data;
+  entry.sha1 = std::move(sha1);
+  entry.executor_index = *index;
+  entry.new_bits = new_bits;
+  entry.added_at_exec = total_execs_;
+  std::optional<size_t> added = corpus_.Add(std::move(entry));
+  if (!added) {
+    return absl::InternalError(
+        absl::StrCat("the executor returned corpus index ", *index,
+                     " twice (this is a bug in the executor)"));
+  }
+  return added;
+}
+
+void Engine::SaveToCorpusDir(const CorpusEntry& entry) {
+  if (!work_dir_.has_corpus_dir()) return;
+  std::string path = work_dir_.CorpusFilePath(entry.sha1);
+  absl::Status written = WriteFileAtomically(path, entry.data);
+  if (written.ok()) {
+    if (Verbose(2)) {
+      out_ << "Written " << entry.data.size() << " bytes to " << path << "\n";
+    }
+    return;
+  }
+  if (unsaved_units_++ == 0) {
+    out_ << "WARNING: a new input could not be saved to the corpus "
+            "directory: "
+         << written.message()
+         << "\nWARNING: fuzzing continues with the input in memory; further "
+            "failures are only counted\n";
+  }
+}
+
+void Engine::AttributeExecutions(const std::vector<WorkItem>& work,
+                                 uint64_t requested, uint64_t executed) {
+  if (requested == 0) return;
+  for (const WorkItem& item : work) {
+    std::optional<size_t> index = corpus_.FindByExecutorIndex(item.parent);
+    if (!index) continue;
+    unsigned __int128 share = item.count;
+    share = share * executed / requested;
+    corpus_.RecordExecutions(*index, static_cast<uint64_t>(share));
+  }
+}
+
+int Engine::ReportBugAndExit(const Find& find, std::vector<uint32_t> opcodes,
+                             std::string base_sha1, bool save_artifact) {
+  BugReportRequest request;
+  request.find = &find;
+  request.pid = getpid();
+  request.opcodes = std::move(opcodes);
+  request.base_sha1 = std::move(base_sha1);
+  request.save_artifact = save_artifact;
+  ReportBug(request, work_dir_, out_);  // prints the input if not saved
+  PrintFinalStats();
+  return static_cast<int>(find.kind == Find::Kind::kTimeout
+                              ? config_.timeout_exitcode
+                              : config_.error_exitcode);
+}
+
+int Engine::Fail(const absl::Status& status) {
+  out_ << "ERROR: " << status.message() << "\n";
+  return kErrorExit;
+}
+
+uint64_t Engine::ElapsedSeconds() {
+  return static_cast<uint64_t>(absl::ToInt64Seconds(clock_.Now() - start_));
+}
+
+void Engine::PrintStatus(StatusEvent event, const std::string& suffix) {
+  if (!Verbose(1)) return;
+  absl::Duration now = clock_.Now();
+  CoverageSummary coverage = executor_.Coverage();
+  StatusCounters counters;
+  counters.runs = total_execs_;
+  counters.cov = coverage.blocks;
+  counters.ft = coverage.features;
+  counters.corpus_units = corpus_.size();
+  counters.corpus_bytes = corpus_.total_bytes();
+  counters.exec_per_sec = ExecPerSec(
+      total_execs_, static_cast<uint64_t>(absl::ToInt64Seconds(now - start_)));
+  counters.rss_mb = PeakRssMb();
+  out_ << FormatStatusLine(event, counters) << suffix << "\n";
+  last_status_ = now;
+}
+
+void Engine::MaybePulse(uint64_t executions_before) {
+  if (total_execs_ == 0) return;
+  absl::Duration now = clock_.Now();
+  bool passed_power_of_two = FloorPowerOfTwo(total_execs_) > executions_before;
+  bool started_up = now - start_ >= absl::Seconds(2);
+  bool interval_over =
+      config_.report_interval > 0 &&
+      now - last_status_ >= absl::Seconds(config_.report_interval);
+  if ((passed_power_of_two && started_up) || interval_over) {
+    PrintStatus(StatusEvent::kPulse);
+  }
+}
+
+void Engine::PrintFinalStats() {
+  if (!config_.print_final_stats) return;
+  FinalStats stats;
+  stats.runs = total_execs_;
+  stats.exec_per_sec = ExecPerSec(total_execs_, ElapsedSeconds());
+  stats.new_units = new_units_;
+  stats.peak_rss_mb = PeakRssMb();
+  out_ << FormatFinalStats(stats);
+}
+
+}  // namespace ringfuzz

@@ -1,0 +1,121 @@
+// The fuzzing engine: libFuzzer's driver and loop, batch-shaped.
+//
+// The engine owns the corpus, the scheduling and everything written to disk
+// or to the log; the Executor only runs work. Behaviour follows libFuzzer
+// so that its users, scripts and log parsers feel at home:
+//
+//  * Positional arguments that are all regular files: each is run
+//    max(1, -runs) times, unmutated ("Running: F" / "Executed F in N ms").
+//    No artifacts are written (the input already is a file).
+//  * Otherwise they are corpus directories (none: the corpus lives in
+//    memory). The first is the output corpus (created if missing); new
+//    inputs are saved there as <sha1>. Seeds run once each, smallest first;
+//    seeds that add coverage form the initial corpus. With no seed files a
+//    single "\n" runs (libFuzzer's choice: a one-byte valid ASCII input that
+//    mutators can grow and change). If nothing added coverage, "\n" joins
+//    the in-memory corpus anyway so that fuzzing can start.
+//  * Then batches from the Scheduler run until -runs executions (exact,
+//    counting the seeds; seeds always run even if there are more of them),
+//    -max_total_time, or the first bug. Executions are counted by the
+//    executor, never assumed; NEW lines show the count after the batch.
+//  * pulse lines when the execution count passes a power of two (and at
+//    least 2 s have passed, as libFuzzer), and every -report_interval s.
+//
+// Exit codes: 0 when done; -error_exitcode for crashes and overreads,
+// -timeout_exitcode for timeouts; 1 for usage, I/O and executor errors,
+// which are printed as "ERROR: ..." with what to do about them.
+#ifndef RINGFUZZ_FUZZ_ENGINE_H_
+#define RINGFUZZ_FUZZ_ENGINE_H_
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "corpus/corpus.h"
+#include "corpus/work_dir.h"
+#include "fuzz/clock.h"
+#include "fuzz/config.h"
+#include "fuzz/executor.h"
+#include "fuzz/status_line.h"
+
+namespace ringfuzz {
+
+class Scheduler;
+
+// Batch shape used when -batch_slots / -slot_execs are 0 and the executor
+// factory did not choose one for its device.
+inline constexpr uint32_t kDefaultBatchSlots = 256;
+inline constexpr uint32_t kDefaultSlotExecs = 1024;
+
+// The exit code of usage, I/O and executor errors (libFuzzer's).
+inline constexpr int kErrorExit = 1;
+
+class Engine {
+ public:
+  // `config`, `executor`, `out` and `clock` must outlive the engine. `out`
+  // receives the whole log (libFuzzer writes it to stderr).
+  Engine(const Config& config, Executor& executor, std::ostream& out,
+         Clock& clock = RealClock());
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  // Runs once (see the file comment) and returns the process exit code.
+  int Run(const std::vector<std::string>& positional);
+
+  // Inspection after Run, for tests and tools.
+  const Corpus& corpus() const { return corpus_; }
+  uint64_t total_executions() const { return total_execs_; }
+  uint64_t seed() const { return seed_; }
+
+ private:
+  int RunFiles(const std::vector<std::string>& files);
+  int Fuzz(const std::vector<std::string>& dirs);
+  // Each returns an exit code iff the run must end now.
+  std::optional<int> LoadDictionary();
+  std::optional<int> LoadSeeds(const std::vector<std::string>& dirs,
+                               std::vector<Bytes>& seeds);
+  std::optional<int> RunSeeds(const std::vector<Bytes>& seeds);
+  std::optional<int> FuzzLoop(Scheduler& scheduler);
+  std::optional<int> HandleFinds(const BatchResult& result);
+
+  // Adds `data` to the corpus and the executor's mirror; returns the corpus
+  // index, or nullopt if it was already there.
+  absl::StatusOr<std::optional<size_t>> AddToCorpus(const Bytes& data,
+                                                    uint32_t new_bits);
+  void SaveToCorpusDir(const CorpusEntry& entry);
+  void AttributeExecutions(const std::vector<WorkItem>& work,
+                           uint64_t requested, uint64_t executed);
+  int ReportBugAndExit(const Find& find, std::vector<uint32_t> opcodes,
+                       std::string base_sha1, bool save_artifact);
+  int Fail(const absl::Status& status);
+
+  uint64_t ElapsedSeconds();
+  void PrintStatus(StatusEvent event, const std::string& suffix = "");
+  void MaybePulse(uint64_t executions_before);
+  void PrintFinalStats();
+  bool Verbose(int level) const { return config_.verbosity >= level; }
+
+  const Config& config_;
+  Executor& executor_;
+  std::ostream& out_;
+  Clock& clock_;
+  absl::Duration start_;
+  absl::Duration last_status_;
+  uint64_t seed_;
+  WorkDir work_dir_;
+  Corpus corpus_;
+  bool have_dictionary_ = false;
+  uint64_t total_execs_ = 0;
+  uint64_t new_units_ = 0;
+  uint64_t dropped_finds_ = 0;
+  uint64_t unsaved_units_ = 0;  // new inputs the corpus dir did not take
+};
+
+}  // namespace ringfuzz
+
+#endif  // RINGFUZZ_FUZZ_ENGINE_H_

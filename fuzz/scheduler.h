@@ -1,0 +1,80 @@
+// Turns the corpus into the next batch of work: which entries to mutate,
+// how, and how many mutants each ring slot runs.
+//
+// Energy (how often an entry is picked) is an entropic-lite rule:
+//   energy = (1 + new_bits) * sqrt(1 + finds) * recency / sqrt(1 + executions)
+//   recency = 1 + 3 * added_at_exec / total_executions      (1 .. 4)
+// so entries that added more coverage, whose children were kept, that are
+// recent, and that have been mutated less are favoured, while every entry
+// keeps a non-zero chance.
+//
+// Everything is drawn from one std::mt19937_64, whose output the C++
+// standard fixes, through conversions written out here (not the library's
+// unspecified distributions), so a seed and a corpus give the same batches
+// with any standard library.
+#ifndef RINGFUZZ_FUZZ_SCHEDULER_H_
+#define RINGFUZZ_FUZZ_SCHEDULER_H_
+
+#include <cstdint>
+#include <optional>
+#include <random>
+#include <vector>
+
+#include "corpus/corpus.h"
+#include "fuzz/executor.h"
+
+namespace ringfuzz {
+
+// How much work the next batch may hold.
+struct BatchBudget {
+  uint32_t slots = 1;           // most work items
+  uint32_t execs_per_slot = 1;  // executions requested per item, normally
+  std::optional<uint64_t> remaining_runs;  // nullopt: no -runs limit
+};
+
+struct Batch {
+  std::vector<WorkItem> work;
+  uint64_t seed = 0;  // for Executor::RunBatch
+  // Sum of the items' counts: min(slots * execs_per_slot, remaining_runs).
+  uint64_t requested = 0;
+};
+
+class Scheduler {
+ public:
+  // The first `required_per_parent` items of a parent are RF_CLASS_REQUIRED,
+  // further ones RF_CLASS_LOOKAHEAD (speculative; RF_PRIORITY_LOW).
+  static constexpr uint32_t kRequiredPerParent = 2;
+
+  // `use_dictionary`: whether RF_OP_DICT work may be scheduled (a
+  // dictionary was loaded into the executor).
+  Scheduler(uint64_t seed, bool use_dictionary);
+  Scheduler(const Scheduler&) = delete;
+  Scheduler& operator=(const Scheduler&) = delete;
+
+  // Returns the next batch; empty iff the corpus is empty or no runs remain.
+  //
+  // The requested total is split over min(slots, total) items so that the
+  // counts differ by at most one and add up exactly (this makes -runs
+  // exact). Parents are drawn by energy; items of one parent are adjacent
+  // and share a ticket (arg0), fresh per parent and batch. Work kinds: 1/8
+  // RF_OP_SPLICE (only with >= 2 entries; the partner differs from the
+  // parent), 1/8 RF_OP_DICT (only with a dictionary), else RF_OP_HAVOC.
+  // RF_OP_REPLAY is never scheduled. `stack` is 1, 2, 4 or 8.
+  Batch NextBatch(const Corpus& corpus, const BatchBudget& budget,
+                  uint64_t total_executions);
+
+  // Returns the energy of `entry` (see the file comment); > 0.
+  static double Energy(const CorpusEntry& entry, uint64_t total_executions);
+
+ private:
+  uint64_t Below(uint64_t n);  // uniform in [0, n), n > 0
+  double Unit();               // uniform in [0, 1)
+
+  std::mt19937_64 rng_;
+  bool use_dictionary_;
+  uint32_t next_ticket_ = 0;  // the last ticket handed out; the first is 1
+};
+
+}  // namespace ringfuzz
+
+#endif  // RINGFUZZ_FUZZ_SCHEDULER_H_

@@ -1,0 +1,120 @@
+#include "corpus/atomic_file.h"
+
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <string>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/corpus/temp_dir.h"
+
+namespace ringfuzz {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+Bytes B(const std::string& s) { return Bytes(s.begin(), s.end()); }
+
+TEST(AtomicFileTest, WritesAndReadsBack) {
+  TempDir dir;
+  std::string path = dir.Sub("unit");
+  ASSERT_TRUE(WriteFileAtomically(path, B("hello")).ok());
+  absl::StatusOr<Bytes> data = ReadFile(path);
+  ASSERT_TRUE(data.ok()) << data.status();
+  EXPECT_EQ(*data, B("hello"));
+  EXPECT_THAT(ListDir(dir.path()), ElementsAre("unit"));  // no temporaries
+}
+
+TEST(AtomicFileTest, ReplacesExistingFileAndWritesEmptyFiles) {
+  TempDir dir;
+  std::string path = dir.Sub("unit");
+  ASSERT_TRUE(WriteFileAtomically(path, B("a longer first version")).ok());
+  ASSERT_TRUE(WriteFileAtomically(path, B("v2")).ok());
+  EXPECT_EQ(*ReadFile(path), B("v2"));
+  ASSERT_TRUE(WriteFileAtomically(path, {}).ok());
+  EXPECT_TRUE(ReadFile(path)->empty());
+  EXPECT_THAT(ListDir(dir.path()), ElementsAre("unit"));
+}
+
+TEST(AtomicFileTest, MissingDirectoryNamesPathAndFix) {
+  TempDir dir;
+  std::string path = dir.Sub("no/such/dir/crash-1");
+  absl::Status status = WriteFileAtomically(path, B("x"));
+  EXPECT_TRUE(absl::IsNotFound(status)) << status;
+  EXPECT_THAT(status.message(), HasSubstr(path));
+  EXPECT_THAT(status.message(), HasSubstr("No such file or directory"));
+  EXPECT_THAT(status.message(), HasSubstr("choose another directory"));
+}
+
+TEST(AtomicFileTest, ParentIsAFile) {
+  TempDir dir;
+  ASSERT_TRUE(WriteFileAtomically(dir.Sub("file"), B("x")).ok());
+  absl::Status status = WriteFileAtomically(dir.Sub("file/unit"), B("y"));
+  EXPECT_FALSE(status.ok());
+  EXPECT_THAT(status.message(), HasSubstr("not a directory"));
+  EXPECT_THAT(ListDir(dir.path()), ElementsAre("file"));
+}
+
+TEST(AtomicFileTest, DirectoryInTheWayLeavesNoTemporary) {
+  TempDir dir;
+  ASSERT_EQ(mkdir(dir.Sub("unit").c_str(), 0755), 0);
+  absl::Status status = WriteFileAtomically(dir.Sub("unit"), B("y"));
+  EXPECT_FALSE(status.ok());
+  EXPECT_THAT(status.message(), HasSubstr("rename"));
+  EXPECT_THAT(ListDir(dir.path()), ElementsAre("unit"));
+}
+
+// A write that fails half way (here: the file size limit, which behaves like
+// a full disk for this process) must leave the old file untouched and no
+// temporary behind.
+TEST(AtomicFileTest, FailedWriteKeepsOldContentAndRemovesTemporary) {
+  TempDir dir;
+  std::string path = dir.Sub("unit");
+  ASSERT_TRUE(WriteFileAtomically(path, B("old")).ok());
+
+  struct rlimit saved;
+  ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &saved), 0);
+  struct sigaction ignore = {}, saved_action;
+  ignore.sa_handler = SIG_IGN;
+  ASSERT_EQ(sigaction(SIGXFSZ, &ignore, &saved_action), 0);
+  struct rlimit small = saved;
+  small.rlim_cur = 16;
+  ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &small), 0);
+  absl::Status status = WriteFileAtomically(path, Bytes(4096, 'x'));
+  setrlimit(RLIMIT_FSIZE, &saved);
+  sigaction(SIGXFSZ, &saved_action, nullptr);
+
+  EXPECT_FALSE(status.ok());
+  EXPECT_THAT(status.message(), HasSubstr(path));
+  EXPECT_THAT(status.message(), HasSubstr("ulimit -f"));
+  EXPECT_EQ(*ReadFile(path), B("old"));
+  EXPECT_THAT(ListDir(dir.path()), ElementsAre("unit"));
+}
+
+TEST(AtomicFileTest, ReadOnlyDirectoryIsPermissionDenied) {
+  if (geteuid() == 0) GTEST_SKIP() << "root ignores directory permissions";
+  TempDir dir;
+  std::string ro = dir.Sub("ro");
+  ASSERT_EQ(mkdir(ro.c_str(), 0555), 0);
+  absl::Status status = WriteFileAtomically(ro + "/unit", B("x"));
+  EXPECT_TRUE(absl::IsPermissionDenied(status)) << status;
+  EXPECT_THAT(status.message(), HasSubstr("choose another directory"));
+  chmod(ro.c_str(), 0755);
+}
+
+TEST(AtomicFileTest, ReadErrorsNameThePath) {
+  TempDir dir;
+  absl::StatusOr<Bytes> missing = ReadFile(dir.Sub("missing"));
+  EXPECT_TRUE(absl::IsNotFound(missing.status()));
+  EXPECT_THAT(missing.status().message(), HasSubstr(dir.Sub("missing")));
+  absl::StatusOr<Bytes> directory = ReadFile(dir.path());
+  EXPECT_FALSE(directory.ok());
+  EXPECT_THAT(directory.status().message(), HasSubstr("Is a directory"));
+}
+
+}  // namespace
+}  // namespace ringfuzz

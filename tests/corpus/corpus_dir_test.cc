@@ -1,0 +1,141 @@
+#include "corpus/corpus_dir.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <string>
+#include <vector>
+
+#include "corpus/atomic_file.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/corpus/temp_dir.h"
+
+namespace ringfuzz {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+
+Bytes B(const std::string& s) { return Bytes(s.begin(), s.end()); }
+
+void Write(const std::string& path, const std::string& text) {
+  ASSERT_TRUE(WriteFileAtomically(path, B(text)).ok()) << path;
+}
+
+std::vector<std::string> Paths(const std::vector<CorpusFile>& files) {
+  std::vector<std::string> paths;
+  for (const CorpusFile& f : files) paths.push_back(f.path);
+  return paths;
+}
+
+TEST(CorpusDirTest, LoadsRegularFilesInDirectoryThenNameOrder) {
+  TempDir root;
+  std::string a = root.Sub("a"), b = root.Sub("b");
+  ASSERT_EQ(mkdir(a.c_str(), 0755), 0);
+  ASSERT_EQ(mkdir(b.c_str(), 0755), 0);
+  Write(a + "/z", "zz");
+  Write(a + "/m", "");  // empty inputs are inputs
+  Write(a + "/.hidden", "no");
+  Write(a + "/.tmp.123.4", "partial");
+  ASSERT_EQ(mkdir((a + "/sub").c_str(), 0755), 0);
+  Write(a + "/sub/deep", "not loaded");
+  Write(b + "/c", "c");
+
+  CorpusLoadReport report;
+  std::vector<std::string> dirs = {a, b};
+  auto files = LoadCorpusDirs(dirs, 0, &report);
+  ASSERT_TRUE(files.ok()) << files.status();
+  EXPECT_THAT(Paths(*files), ElementsAre(a + "/m", a + "/z", b + "/c"));
+  EXPECT_EQ((*files)[0].data, B(""));
+  EXPECT_EQ((*files)[1].data, B("zz"));
+  EXPECT_EQ((*files)[2].dir_index, 1u);
+  EXPECT_THAT(report.files_per_dir, ElementsAre(2u, 1u));
+  EXPECT_FALSE(report.created_first_dir);
+  EXPECT_EQ(report.truncated, 0u);
+  EXPECT_THAT(report.warnings, IsEmpty());
+}
+
+TEST(CorpusDirTest, TruncatesToMaxLenAndCounts) {
+  TempDir root;
+  Write(root.Sub("long"), "0123456789");
+  Write(root.Sub("short"), "01");
+  CorpusLoadReport report;
+  std::vector<std::string> dirs = {root.path()};
+  auto files = LoadCorpusDirs(dirs, 4, &report);
+  ASSERT_TRUE(files.ok());
+  ASSERT_EQ(files->size(), 2u);
+  EXPECT_EQ((*files)[0].data, B("0123"));
+  EXPECT_EQ((*files)[1].data, B("01"));
+  EXPECT_EQ(report.truncated, 1u);
+}
+
+TEST(CorpusDirTest, CreatesMissingFirstDirectory) {
+  TempDir root;
+  std::string out = root.Sub("new/corpus");
+  CorpusLoadReport report;
+  std::vector<std::string> dirs = {out};
+  auto files = LoadCorpusDirs(dirs, 0, &report);
+  ASSERT_TRUE(files.ok()) << files.status();
+  EXPECT_THAT(*files, IsEmpty());
+  EXPECT_TRUE(report.created_first_dir);
+  struct stat st;
+  ASSERT_EQ(stat(out.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISDIR(st.st_mode));
+}
+
+TEST(CorpusDirTest, MissingLaterDirectoryIsAnErrorNamingIt) {
+  TempDir root;
+  std::string missing = root.Sub("missing");
+  CorpusLoadReport report;
+  std::vector<std::string> dirs = {root.path(), missing};
+  auto files = LoadCorpusDirs(dirs, 0, &report);
+  EXPECT_TRUE(absl::IsNotFound(files.status())) << files.status();
+  EXPECT_THAT(files.status().message(), HasSubstr(missing));
+  EXPECT_THAT(files.status().message(), HasSubstr("create it"));
+}
+
+TEST(CorpusDirTest, FileInsteadOfDirectoryIsAnError) {
+  TempDir root;
+  Write(root.Sub("file"), "x");
+  CorpusLoadReport report;
+  std::vector<std::string> dirs = {root.Sub("file")};
+  auto files = LoadCorpusDirs(dirs, 0, &report);
+  EXPECT_FALSE(files.ok());
+  EXPECT_THAT(files.status().message(), HasSubstr("is not a directory"));
+}
+
+TEST(CorpusDirTest, UnreadableEntriesAreWarningsNotErrors) {
+  TempDir root;
+  Write(root.Sub("good"), "g");
+  ASSERT_EQ(symlink(root.Sub("nowhere").c_str(), root.Sub("dangling").c_str()),
+            0);
+  ASSERT_EQ(symlink(root.Sub("loop").c_str(), root.Sub("loop").c_str()), 0);
+  ASSERT_EQ(symlink(root.Sub("good").c_str(), root.Sub("link").c_str()), 0);
+  CorpusLoadReport report;
+  std::vector<std::string> dirs = {root.path()};
+  auto files = LoadCorpusDirs(dirs, 0, &report);
+  ASSERT_TRUE(files.ok()) << files.status();
+  EXPECT_THAT(Paths(*files), ElementsAre(root.Sub("good"), root.Sub("link")));
+  ASSERT_EQ(report.warnings.size(), 2u);
+  EXPECT_THAT(report.warnings[0], HasSubstr(root.Sub("dangling")));
+  EXPECT_THAT(report.warnings[1], HasSubstr(root.Sub("loop")));
+}
+
+TEST(CorpusDirTest, PermissionDeniedFileIsAWarning) {
+  if (geteuid() == 0) GTEST_SKIP() << "root reads files regardless of mode";
+  TempDir root;
+  Write(root.Sub("secret"), "s");
+  ASSERT_EQ(chmod(root.Sub("secret").c_str(), 0), 0);
+  CorpusLoadReport report;
+  std::vector<std::string> dirs = {root.path()};
+  auto files = LoadCorpusDirs(dirs, 0, &report);
+  ASSERT_TRUE(files.ok());
+  EXPECT_THAT(*files, IsEmpty());
+  ASSERT_EQ(report.warnings.size(), 1u);
+  EXPECT_THAT(report.warnings[0], HasSubstr("secret"));
+}
+
+}  // namespace
+}  // namespace ringfuzz

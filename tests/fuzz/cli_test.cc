@@ -1,0 +1,127 @@
+#include "fuzz/cli.h"
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "corpus/atomic_file.h"
+#include "fuzz/engine.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/corpus/temp_dir.h"
+#include "tests/fuzz/fake_executor.h"
+
+namespace ringfuzz {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+// Records the Config the factory saw and hands out a FakeExecutor.
+struct RecordingFactory {
+  Config seen;
+  bool called = false;
+  uint32_t set_batch_slots = 0;
+
+  ExecutorFactory Get() {
+    return [this](Config& config) -> absl::StatusOr<std::unique_ptr<Executor>> {
+      called = true;
+      if (config.batch_slots == 0) config.batch_slots = set_batch_slots;
+      seen = config;
+      FakeExecutorOptions options;
+      options.max_len = static_cast<size_t>(config.max_len);
+      return std::unique_ptr<Executor>(new FakeExecutor(options));
+    };
+  }
+};
+
+int RunCli(std::vector<std::string> args, RecordingFactory& factory,
+           std::string* log) {
+  std::ostringstream out;
+  int code = RunCommandLine(args, factory.Get(), out);
+  *log = out.str();
+  return code;
+}
+
+TEST(CliTest, HelpPrintsUsageAndSucceeds) {
+  RecordingFactory factory;
+  std::string log;
+  EXPECT_EQ(RunCli({"-help=1"}, factory, &log), 0);
+  EXPECT_THAT(log, StartsWith("Usage:\n"));
+  EXPECT_FALSE(factory.called);
+}
+
+TEST(CliTest, CommandLineErrorsExitWithOne) {
+  RecordingFactory factory;
+  std::string log;
+  EXPECT_EQ(RunCli({"-target=t", "-runz=1"}, factory, &log), 1);
+  EXPECT_EQ(log,
+            "ERROR: unknown flag -runz; run 'ringfuzz -help=1' for the list "
+            "(did you mean -runs?)\n");
+  EXPECT_EQ(RunCli({"-runs=1"}, factory, &log), 1);
+  EXPECT_THAT(log, StartsWith("ERROR: -target=FILE is required"));
+  EXPECT_FALSE(factory.called);
+}
+
+TEST(CliTest, ExecutorCreationFailureIsReported) {
+  std::ostringstream out;
+  ExecutorFactory broken =
+      [](Config&) -> absl::StatusOr<std::unique_ptr<Executor>> {
+    return absl::NotFoundError("no Vulkan device; install a driver");
+  };
+  std::vector<std::string> args = {"-target=t"};
+  EXPECT_EQ(RunCommandLine(args, broken, out), 1);
+  EXPECT_THAT(out.str(),
+              HasSubstr("ERROR: no Vulkan device; install a driver\n"));
+}
+
+TEST(CliTest, AutomaticMaxLen) {
+  EXPECT_EQ(AutomaticMaxLen(0), 64u);
+  EXPECT_EQ(AutomaticMaxLen(64), 64u);
+  EXPECT_EQ(AutomaticMaxLen(65), 68u);
+  EXPECT_EQ(AutomaticMaxLen(1000), 1000u);
+  EXPECT_EQ(AutomaticMaxLen(1001), 1004u);
+}
+
+TEST(CliTest, MaxLenFollowsTheLargestSeedAndFactoryFillsBatchShape) {
+  TempDir dir;
+  ASSERT_TRUE(WriteFileAtomically(dir.Sub("a"), Bytes(10, 'a')).ok());
+  ASSERT_TRUE(WriteFileAtomically(dir.Sub("b"), Bytes(129, 'b')).ok());
+  RecordingFactory factory;
+  factory.set_batch_slots = 5;
+  std::string log;
+  EXPECT_EQ(
+      RunCli({"-target=t", "-runs=100", "-seed=3", dir.path()}, factory, &log),
+      0);
+  EXPECT_EQ(factory.seen.max_len, 132);
+  EXPECT_EQ(factory.seen.batch_slots, 5);
+  EXPECT_EQ(factory.seen.target, "t");
+  EXPECT_THAT(log, StartsWith("INFO: -max_len is not provided; ringfuzz will "
+                              "not generate inputs larger than 132 bytes\n"
+                              "INFO: Seed: 3\n"));
+  EXPECT_THAT(log, HasSubstr("Done 100 runs"));
+
+  EXPECT_EQ(RunCli({"-target=t", "-runs=10", "-max_len=16", dir.path()},
+                   factory, &log),
+            0);
+  EXPECT_EQ(factory.seen.max_len, 16);
+  EXPECT_THAT(log, HasSubstr("INFO: 1 inputs were longer than 16 bytes"));
+}
+
+TEST(CliTest, EndToEndFindsTheBug) {
+  TempDir dir;
+  RecordingFactory factory;
+  std::string log;
+  EXPECT_EQ(
+      RunCli({"-target=t", "-seed=9", "-runs=3000000",
+              "-artifact_prefix=" + dir.path() + "/", "-error_exitcode=9"},
+             factory, &log),
+      9);
+  ASSERT_EQ(ListDir(dir.path()).size(), 1u);
+  EXPECT_THAT(ListDir(dir.path())[0], StartsWith("crash-"));
+  EXPECT_EQ(factory.seen.batch_slots, 0);  // the engine's default applies
+}
+
+}  // namespace
+}  // namespace ringfuzz

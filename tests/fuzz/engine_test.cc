@@ -1,0 +1,570 @@
+#include "fuzz/engine.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_split.h"
+#include "corpus/atomic_file.h"
+#include "corpus/sha1.h"
+#include "fuzz/bug_report.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "shaders/ringfuzz_wire.h"
+#include "tests/corpus/temp_dir.h"
+#include "tests/fuzz/fake_clock.h"
+#include "tests/fuzz/fake_executor.h"
+
+namespace ringfuzz {
+namespace {
+
+using ::testing::ContainsRegex;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+using ::testing::Not;
+using ::testing::StartsWith;
+
+Bytes B(const std::string& s) { return Bytes(s.begin(), s.end()); }
+
+struct Outcome {
+  int code = -1;
+  std::string log;
+  uint64_t executions = 0;
+  size_t corpus_size = 0;
+};
+
+Config TestConfig() {
+  Config config;
+  config.seed = 1;
+  config.batch_slots = 16;
+  config.slot_execs = 64;
+  config.runs = 2000000;
+  return config;
+}
+
+Outcome RunEngine(const Config& config, FakeExecutor& executor,
+                  const std::vector<std::string>& positional,
+                  Clock* clock = nullptr) {
+  FakeClock frozen;
+  std::ostringstream out;
+  Engine engine(config, executor, out, clock != nullptr ? *clock : frozen);
+  Outcome outcome;
+  outcome.code = engine.Run(positional);
+  outcome.log = out.str();
+  outcome.executions = engine.total_executions();
+  outcome.corpus_size = engine.corpus().size();
+  return outcome;
+}
+
+std::vector<std::string> Lines(const std::string& log) {
+  return absl::StrSplit(log, '\n', absl::SkipEmpty());
+}
+
+std::string MaskRss(const std::string& text) {
+  std::string masked =
+      std::regex_replace(text, std::regex("rss: [0-9]+Mb"), "rss: RMb");
+  return std::regex_replace(masked, std::regex("peak_rss_mb: +[0-9]+"),
+                            "peak_rss_mb:              R");
+}
+
+uint64_t BatchedExecutionsRequested(const FakeExecutor& executor) {
+  uint64_t sum = 0;
+  for (const auto& batch : executor.batches()) {
+    for (const WorkItem& item : batch) sum += item.count;
+  }
+  return sum;
+}
+
+TEST(EngineTest, FindsTheMagicWritesTheArtifactAndExitsWithErrorCode) {
+  TempDir dir;
+  Config config = TestConfig();
+  config.artifact_prefix = dir.path() + "/";
+  FakeExecutor executor;
+  Outcome run = RunEngine(config, executor, {});
+  EXPECT_EQ(run.code, 77);
+  EXPECT_LT(run.executions, 2000000u);
+  std::string pid = std::to_string(getpid());
+  EXPECT_THAT(run.log, HasSubstr("==" + pid +
+                                 "== ERROR: ringfuzz: fz_crash(code=7)\n"
+                                 "SUMMARY: ringfuzz: fz_crash(code=7)\n"));
+  EXPECT_THAT(run.log, ContainsRegex("MS: 1 (havoc|splice)-; base unit: "
+                                     "[0-9a-f]{40}\n"));
+  // The artifact is named by the SHA-1 of its content, which is the bug.
+  std::vector<std::string> files = ListDir(dir.path());
+  ASSERT_EQ(files.size(), 1u);
+  ASSERT_THAT(files[0], StartsWith("crash-"));
+  Bytes crash = *ReadFile(dir.Sub(files[0]));
+  EXPECT_EQ(files[0], "crash-" + Sha1Hex(crash));
+  EXPECT_THAT(std::string(crash.begin(), crash.end()), StartsWith("FUZ!"));
+  EXPECT_THAT(run.log, HasSubstr("artifact_prefix='" + dir.path() +
+                                 "/'; Test unit written to " +
+                                 dir.Sub(files[0]) + "\n"));
+  EXPECT_THAT(run.log, HasSubstr("Base64: " + Base64(crash) + "\n"));
+  // The base unit is the corpus entry the crash was mutated from.
+  std::smatch base;
+  ASSERT_TRUE(std::regex_search(run.log, base,
+                                std::regex("base unit: ([0-9a-f]{40})")));
+  EXPECT_THAT(run.log, Not(HasSubstr("DONE")));
+}
+
+TEST(EngineTest, SameSeedSameRun) {
+  Config config = TestConfig();
+  TempDir a, b;
+  config.artifact_prefix = a.path() + "/";
+  FakeExecutor first;
+  Outcome one = RunEngine(config, first, {});
+  config.artifact_prefix = b.path() + "/";
+  FakeExecutor second;
+  Outcome two = RunEngine(config, second, {});
+  EXPECT_EQ(one.executions, two.executions);
+  EXPECT_EQ(ListDir(a.path()), ListDir(b.path()));
+  EXPECT_EQ(one.corpus_size, two.corpus_size);
+}
+
+TEST(EngineTest, GoldenLogOfAShortRun) {
+  Config config = TestConfig();
+  config.runs = 5000;
+  config.print_final_stats = true;
+  FakeExecutorOptions options;
+  options.magic = "0123456789abcdef";  // not found in 5000 runs
+  FakeExecutor executor(options);
+  Outcome run = RunEngine(config, executor, {});
+  EXPECT_EQ(run.code, 0);
+  std::vector<std::string> lines = Lines(MaskRss(run.log));
+  ASSERT_GE(lines.size(), 10u);
+  EXPECT_EQ(lines[0], "INFO: Seed: 1");
+  EXPECT_EQ(lines[1],
+            "INFO: A corpus is not provided, starting from an empty corpus");
+  // The seed "\n": prefix 0 and length bucket 1 are new.
+  EXPECT_EQ(lines[2], "#1\tINITED cov: 1 ft: 2 corp: 1/1b exec/s: 0 rss: RMb");
+  size_t i = 3;
+  int new_lines = 0;
+  for (; i < lines.size() && lines[i].find("\tNEW ") != std::string::npos;
+       ++i, ++new_lines) {
+    EXPECT_THAT(lines[i],
+                ContainsRegex("^#[0-9]+\tNEW    cov: [0-9]+ ft: [0-9]+ corp: "
+                              "[0-9]+/[0-9]+b exec/s: 0 rss: RMb L: [0-9]+/"
+                              "[0-9]+ MS: 1 (havoc|splice)-$"));
+  }
+  EXPECT_GT(new_lines, 0);
+  EXPECT_EQ(run.corpus_size, 1u + new_lines);
+  ASSERT_EQ(lines.size(), i + 7);
+  EXPECT_THAT(lines[i], StartsWith("#5000\tDONE   cov: "));
+  EXPECT_EQ(lines[i + 1], "Done 5000 runs in 0 second(s)");
+  EXPECT_EQ(lines[i + 2], "stat::number_of_executed_units: 5000");
+  EXPECT_EQ(lines[i + 3], "stat::average_exec_per_sec:     0");
+  EXPECT_EQ(lines[i + 4],
+            "stat::new_units_added:          " + std::to_string(new_lines));
+  EXPECT_EQ(lines[i + 5], "stat::slowest_unit_time_sec:    0");
+  EXPECT_EQ(lines[i + 6], "stat::peak_rss_mb:              R");
+}
+
+// -runs counts every execution, seeds included, and is exact even when the
+// executor runs fewer mutants than asked.
+TEST(EngineTest, RunsIsExact) {
+  for (uint32_t bound : {UINT32_MAX, 3u}) {
+    Config config = TestConfig();
+    config.runs = 12345;
+    config.batch_slots = 7;
+    config.slot_execs = 100;
+    FakeExecutorOptions options;
+    options.magic = "0123456789abcdef";
+    options.max_execs_per_item = bound;
+    FakeExecutor executor(options);
+    Outcome run = RunEngine(config, executor, {});
+    EXPECT_EQ(run.code, 0) << run.log;
+    EXPECT_EQ(run.executions, 12345u);
+    EXPECT_EQ(executor.executions(), 12345u);
+    if (bound == UINT32_MAX) {
+      EXPECT_EQ(1 + BatchedExecutionsRequested(executor), 12345u);
+    }
+    for (const auto& batch : executor.batches()) {
+      EXPECT_LE(batch.size(), 7u);
+      for (const WorkItem& item : batch) {
+        EXPECT_LE(item.count, 100u);
+        EXPECT_NE(item.opcode, RF_OP_REPLAY);
+      }
+    }
+    EXPECT_THAT(run.log, HasSubstr("Done 12345 runs in 0 second(s)\n"));
+  }
+}
+
+TEST(EngineTest, SeedsAlwaysRunEvenBeyondRuns) {
+  TempDir dir;
+  for (const char* name : {"a", "b", "c"}) {
+    ASSERT_TRUE(WriteFileAtomically(dir.Sub(name), B(name)).ok());
+  }
+  Config config = TestConfig();
+  config.runs = 0;
+  FakeExecutor executor;
+  Outcome run = RunEngine(config, executor, {dir.path()});
+  EXPECT_EQ(run.code, 0);
+  EXPECT_EQ(run.executions, 3u);
+  EXPECT_THAT(executor.batches(), IsEmpty());
+  EXPECT_THAT(run.log, HasSubstr("INFO: Loaded 3 files from " + dir.path()));
+  EXPECT_THAT(run.log, HasSubstr("Done 3 runs in 0 second(s)"));
+}
+
+// New inputs go into the FIRST corpus directory, named by their SHA-1;
+// other directories are only read. Seeds are not copied.
+TEST(EngineTest, NewInputsAreSavedBySha1InTheFirstDirectory) {
+  TempDir root;
+  std::string out = root.Sub("out"), seeds = root.Sub("seeds");
+  ASSERT_EQ(mkdir(seeds.c_str(), 0755), 0);
+  ASSERT_TRUE(WriteFileAtomically(seeds + "/s1", B("F")).ok());
+  ASSERT_TRUE(WriteFileAtomically(seeds + "/s2", B("xyz")).ok());
+  Config config = TestConfig();
+  config.runs = 20000;
+  FakeExecutorOptions options;
+  options.magic = "FUZZING-IS-FUN-!";
+  FakeExecutor executor(options);
+  Outcome run = RunEngine(config, executor, {out, seeds});
+  ASSERT_EQ(run.code, 0) << run.log;
+  EXPECT_THAT(run.log, HasSubstr("INFO: created corpus directory " + out));
+  EXPECT_THAT(run.log, HasSubstr("INFO: Loaded 0 files from " + out));
+  EXPECT_THAT(run.log, HasSubstr("INFO: Loaded 2 files from " + seeds));
+  EXPECT_THAT(ListDir(seeds), ElementsAre("s1", "s2"));
+
+  std::vector<std::string> saved = ListDir(out);
+  size_t new_lines = 0;
+  for (const std::string& line : Lines(run.log)) {
+    new_lines += line.find("\tNEW ") != std::string::npos;
+  }
+  EXPECT_GT(saved.size(), 0u);
+  EXPECT_EQ(saved.size(), new_lines);
+  EXPECT_EQ(run.corpus_size, 2 + new_lines);  // both seeds added coverage
+  for (const std::string& name : saved) {
+    EXPECT_EQ(name, Sha1Hex(*ReadFile(JoinPath(out, name))));
+  }
+}
+
+TEST(EngineTest, RunningFilesReportsAndExits) {
+  TempDir dir;
+  ASSERT_TRUE(WriteFileAtomically(dir.Sub("ok1"), B("hello")).ok());
+  ASSERT_TRUE(WriteFileAtomically(dir.Sub("ok2"), B("")).ok());
+  ASSERT_TRUE(WriteFileAtomically(dir.Sub("crash"), B("FUZ!x")).ok());
+  Config config = TestConfig();
+  config.runs = -1;
+  config.artifact_prefix = dir.Sub("artifacts/");  // must stay unused
+
+  FakeExecutor ok;
+  Outcome good = RunEngine(config, ok, {dir.Sub("ok1"), dir.Sub("ok2")});
+  EXPECT_EQ(good.code, 0);
+  EXPECT_EQ(good.log,
+            "INFO: Seed: 1\n"
+            "ringfuzz: Running 2 inputs 1 time(s) each.\n"
+            "Running: " +
+                dir.Sub("ok1") +
+                "\n"
+                "Executed " +
+                dir.Sub("ok1") +
+                " in 0 ms\n"
+                "Running: " +
+                dir.Sub("ok2") +
+                "\n"
+                "Executed " +
+                dir.Sub("ok2") +
+                " in 0 ms\n"
+                "***\n"
+                "*** NOTE: fuzzing was not performed, you have only\n"
+                "***       executed the target code on a fixed set of inputs.\n"
+                "***\n");
+  EXPECT_THAT(ok.executed_unmutated(), ElementsAre(B("hello"), B("")));
+  EXPECT_THAT(ok.batches(), IsEmpty());
+
+  FakeExecutor bad;
+  Outcome crash = RunEngine(config, bad, {dir.Sub("ok1"), dir.Sub("crash")});
+  EXPECT_EQ(crash.code, 77);
+  EXPECT_THAT(crash.log, HasSubstr("Running: " + dir.Sub("crash") +
+                                   "\n==" + std::to_string(getpid()) +
+                                   "== ERROR: ringfuzz: fz_crash(code=7)\n"
+                                   "SUMMARY: ringfuzz: fz_crash(code=7)\n"));
+  EXPECT_THAT(crash.log, Not(HasSubstr("Executed " + dir.Sub("crash"))));
+  EXPECT_THAT(ListDir(dir.path()), ElementsAre("crash", "ok1", "ok2"));
+
+  config.runs = 3;  // each file runs max(1, runs) times
+  FakeExecutorOptions timeout_options;
+  timeout_options.bug = Find::Kind::kTimeout;
+  FakeExecutor slow(timeout_options);
+  Outcome timeout = RunEngine(config, slow, {dir.Sub("ok1"), dir.Sub("crash")});
+  EXPECT_EQ(timeout.code, 70);
+  EXPECT_EQ(slow.executed_unmutated().size(), 4u);
+  EXPECT_THAT(timeout.log, HasSubstr("ERROR: ringfuzz: timeout after 1000 "
+                                     "loop steps\n"));
+}
+
+TEST(EngineTest, OverreadAndTimeoutArtifacts) {
+  TempDir dir;
+  Config config = TestConfig();
+  config.artifact_prefix = dir.path() + "/";
+
+  FakeExecutorOptions overread;
+  overread.bug = Find::Kind::kOverread;
+  FakeExecutor a(overread);
+  Outcome o = RunEngine(config, a, {});
+  EXPECT_EQ(o.code, 77);
+  EXPECT_THAT(o.log, ContainsRegex("ERROR: ringfuzz: input overread: "
+                                   "fz_byte\\([0-9]+\\) with len [0-9]+\n"));
+  EXPECT_THAT(o.log, HasSubstr("SUMMARY: ringfuzz: input-overread\n"));
+  ASSERT_EQ(ListDir(dir.path()).size(), 1u);
+  EXPECT_THAT(ListDir(dir.path())[0], StartsWith("crash-"));
+
+  TempDir dir2;
+  config.artifact_prefix = dir2.path() + "/";
+  config.timeout_exitcode = 42;
+  FakeExecutorOptions timeout;
+  timeout.bug = Find::Kind::kTimeout;
+  FakeExecutor b(timeout);
+  Outcome t = RunEngine(config, b, {});
+  EXPECT_EQ(t.code, 42);
+  ASSERT_EQ(ListDir(dir2.path()).size(), 1u);
+  EXPECT_THAT(ListDir(dir2.path())[0], StartsWith("timeout-"));
+}
+
+TEST(EngineTest, ExactArtifactPathAndCustomErrorExitCode) {
+  TempDir dir;
+  Config config = TestConfig();
+  config.exact_artifact_path = dir.Sub("the_crash");
+  config.artifact_prefix = dir.Sub("ignored-");
+  config.error_exitcode = 3;
+  FakeExecutor executor;
+  Outcome run = RunEngine(config, executor, {});
+  EXPECT_EQ(run.code, 3);
+  EXPECT_THAT(ListDir(dir.path()), ElementsAre("the_crash"));
+  EXPECT_THAT(run.log,
+              HasSubstr("Test unit written to " + dir.Sub("the_crash") + "\n"));
+}
+
+// An artifact that cannot be written must not lose the finding.
+TEST(EngineTest, ArtifactWriteFailureKeepsTheInputInTheLog) {
+  TempDir dir;
+  // A seed that crashes and is too long to be printed inline normally.
+  std::string big = "FUZ!" + std::string(400, 'k');
+  ASSERT_TRUE(WriteFileAtomically(dir.Sub("big"), B(big)).ok());
+  Config config = TestConfig();
+  config.artifact_prefix = dir.Sub("no/such/dir/");
+  FakeExecutorOptions options;
+  options.max_len = 1024;
+  FakeExecutor executor(options);
+  Outcome run = RunEngine(config, executor, {dir.path()});
+  EXPECT_EQ(run.code, 77);  // the bug was found; that is what the code says
+  EXPECT_THAT(run.log,
+              HasSubstr("MS: 0 ; base unit: " + std::string(40, '0') + "\n"));
+  EXPECT_THAT(run.log, HasSubstr("ERROR: the artifact could not be written: "
+                                 "cannot write '" +
+                                 dir.Sub("no/such/dir/")));
+  EXPECT_THAT(run.log, HasSubstr("Hex: " + PlainHex(B(big)) + "\n"));
+  EXPECT_THAT(ListDir(dir.path()), ElementsAre("big"));
+}
+
+TEST(EngineTest, CorpusWriteFailureIsReportedAndFuzzingContinues) {
+  TempDir root;
+  std::string out = root.Sub("out");
+  FakeExecutorOptions options;
+  options.magic = "0123456789abcdef";
+  // After the seeds, the output directory disappears.
+  options.before_batch = [out] { std::filesystem::remove_all(out); };
+  FakeExecutor executor(options);
+  Config config = TestConfig();
+  config.runs = 20000;
+  Outcome run = RunEngine(config, executor, {out});
+  EXPECT_EQ(run.code, 0);
+  EXPECT_THAT(run.log, HasSubstr("WARNING: a new input could not be saved to "
+                                 "the corpus directory: cannot write '" +
+                                 out + "/"));
+  EXPECT_THAT(run.log, HasSubstr("fuzzing continues with the input in memory"));
+  EXPECT_THAT(run.log, ContainsRegex("WARNING: [0-9]+ new inputs could not be "
+                                     "saved to " +
+                                     out));
+  EXPECT_GT(run.corpus_size, 1u);
+}
+
+TEST(EngineTest, SeedThatCrashesStopsBeforeFuzzing) {
+  TempDir dir;
+  ASSERT_TRUE(WriteFileAtomically(dir.Sub("seed"), B("FUZ!")).ok());
+  Config config = TestConfig();
+  config.artifact_prefix = dir.path() + "/";
+  FakeExecutor executor;
+  Outcome run = RunEngine(config, executor, {dir.path()});
+  EXPECT_EQ(run.code, 77);
+  EXPECT_THAT(executor.batches(), IsEmpty());
+  EXPECT_THAT(run.log, Not(HasSubstr("INITED")));
+  EXPECT_THAT(ListDir(dir.path()),
+              ElementsAre("crash-" + Sha1Hex(B("FUZ!")), "seed"));
+}
+
+TEST(EngineTest, DictionaryIsLoadedAndUsed) {
+  TempDir dir;
+  ASSERT_TRUE(
+      WriteFileAtomically(dir.Sub("good.dict"), B("# tokens\nm=\"FUZ!\"\n"))
+          .ok());
+  Config config = TestConfig();
+  config.dict = dir.Sub("good.dict");
+  config.artifact_prefix = dir.path() + "/";
+  FakeExecutor executor;
+  Outcome run = RunEngine(config, executor, {});
+  EXPECT_EQ(run.code, 77);
+  EXPECT_THAT(run.log, HasSubstr("Dictionary: 1 entries\n"));
+  EXPECT_THAT(executor.dictionary(), ElementsAre(B("FUZ!")));
+  bool dict_work = false;
+  for (const auto& batch : executor.batches()) {
+    for (const WorkItem& item : batch) dict_work |= item.opcode == RF_OP_DICT;
+  }
+  EXPECT_TRUE(dict_work);
+}
+
+TEST(EngineTest, DictionaryErrorsNameFileAndLine) {
+  TempDir dir;
+  ASSERT_TRUE(
+      WriteFileAtomically(dir.Sub("bad.dict"), B("a=\"x\"\nb=\"y\n")).ok());
+  Config config = TestConfig();
+  config.dict = dir.Sub("bad.dict");
+  FakeExecutor executor;
+  Outcome run = RunEngine(config, executor, {});
+  EXPECT_EQ(run.code, 1);
+  EXPECT_EQ(run.log,
+            "INFO: Seed: 1\nERROR: cannot use -dict: " + dir.Sub("bad.dict") +
+                ": line 2: missing closing quote\n");
+}
+
+TEST(EngineTest, UnreadableCorpusEntriesAreWarningsAndLongSeedsTruncated) {
+  TempDir dir;
+  ASSERT_EQ(symlink(dir.Sub("gone").c_str(), dir.Sub("dangling").c_str()), 0);
+  ASSERT_TRUE(WriteFileAtomically(dir.Sub("long"), Bytes(100, 'x')).ok());
+  Config config = TestConfig();
+  config.runs = 100;
+  FakeExecutorOptions options;
+  options.max_len = 32;
+  options.magic = "0123456789abcdef";
+  FakeExecutor executor(options);
+  Outcome run = RunEngine(config, executor, {dir.path()});
+  EXPECT_EQ(run.code, 0) << run.log;
+  EXPECT_THAT(run.log, HasSubstr("WARNING: skipped '" + dir.Sub("dangling") +
+                                 "': No such file or directory\n"));
+  EXPECT_THAT(run.log, HasSubstr("INFO: Loaded 1 files from " + dir.path()));
+  EXPECT_THAT(run.log, HasSubstr("INFO: 1 inputs were longer than 32 bytes"));
+  ASSERT_FALSE(executor.executed_unmutated().empty());
+  EXPECT_EQ(executor.executed_unmutated()[0], Bytes(32, 'x'));
+}
+
+TEST(EngineTest, MissingSecondCorpusDirectoryIsAnError) {
+  TempDir dir;
+  Config config = TestConfig();
+  FakeExecutor executor;
+  Outcome run = RunEngine(config, executor, {dir.path(), dir.Sub("nope")});
+  EXPECT_EQ(run.code, 1);
+  EXPECT_THAT(run.log, HasSubstr("ERROR: corpus directory '" + dir.Sub("nope") +
+                                 "' does not exist"));
+  EXPECT_TRUE(executor.executed_unmutated().empty());
+}
+
+TEST(EngineTest, UninstrumentedTargetStillFuzzes) {
+  Config config = TestConfig();
+  config.runs = 500;
+  FakeExecutorOptions options;
+  options.coverage = false;
+  options.magic = "0123456789abcdef";
+  FakeExecutor executor(options);
+  Outcome run = RunEngine(config, executor, {});
+  EXPECT_EQ(run.code, 0);
+  EXPECT_THAT(run.log, HasSubstr("WARNING: no interesting inputs were found"));
+  EXPECT_THAT(executor.inputs(), ElementsAre(B("\n")));
+  EXPECT_EQ(run.executions, 500u);
+}
+
+TEST(EngineTest, MaxTotalTimeStopsTheLoop) {
+  Config config = TestConfig();
+  config.runs = -1;
+  config.max_total_time = 5;
+  FakeExecutorOptions options;
+  options.magic = "0123456789abcdef";
+  FakeExecutor executor(options);
+  FakeClock clock(absl::Milliseconds(100));  // every reading is 0.1 s later
+  Outcome run = RunEngine(config, executor, {}, &clock);
+  EXPECT_EQ(run.code, 0);
+  EXPECT_THAT(run.log,
+              ContainsRegex("Done [0-9]+ runs in [5-6] second\\(s\\)"));
+  EXPECT_FALSE(executor.batches().empty());
+}
+
+// Pulse lines when the count passes a power of two (after 2 s) and every
+// -report_interval seconds.
+TEST(EngineTest, PulseLines) {
+  Config config = TestConfig();
+  config.runs = 1 << 16;
+  config.batch_slots = 4;
+  config.slot_execs = 256;  // 1024 per batch
+  FakeExecutorOptions options;
+  options.magic = "0123456789abcdef";
+  FakeExecutor executor(options);
+  FakeClock clock(absl::Seconds(1));
+  Outcome run = RunEngine(config, executor, {}, &clock);
+  std::vector<uint64_t> pulses;
+  for (const std::string& line : Lines(run.log)) {
+    if (line.find("\tpulse  ") == std::string::npos) continue;
+    pulses.push_back(std::stoull(line.substr(1)));
+  }
+  // 1025 passes 1024, 2049 passes 2048, ... 65536.
+  EXPECT_THAT(pulses, ElementsAre(1025, 2049, 4097, 8193, 16385, 32769, 65536));
+
+  config.report_interval = 3;
+  FakeExecutor again(options);
+  FakeClock clock2(absl::Seconds(1));
+  Outcome interval = RunEngine(config, again, {}, &clock2);
+  size_t count = 0;
+  for (const std::string& line : Lines(interval.log)) {
+    count += line.find("\tpulse  ") != std::string::npos;
+  }
+  EXPECT_GT(count, pulses.size() + 5);
+}
+
+TEST(EngineTest, ExecutorErrorsEndTheRun) {
+  Config config = TestConfig();
+  FakeExecutorOptions failing;
+  failing.batch_error = "device lost; reboot the GPU";
+  FakeExecutor a(failing);
+  Outcome run = RunEngine(config, a, {});
+  EXPECT_EQ(run.code, 1);
+  EXPECT_THAT(run.log, HasSubstr("ERROR: the executor failed to run a batch: "
+                                 "device lost; reboot the GPU\n"));
+
+  FakeExecutorOptions idle;
+  idle.max_execs_per_item = 0;
+  FakeExecutor b(idle);
+  Outcome stuck = RunEngine(config, b, {});
+  EXPECT_EQ(stuck.code, 1);
+  EXPECT_THAT(stuck.log, HasSubstr("ERROR: the executor ran no executions in 3 "
+                                   "batches in a row"));
+  EXPECT_EQ(b.batches().size(), 3u);
+}
+
+TEST(EngineTest, CompatibilityFlagsAreAnnounced) {
+  Config config = TestConfig();
+  config.runs = 10;
+  config.jobs = 4;
+  FakeExecutor executor;
+  Outcome run = RunEngine(config, executor, {});
+  EXPECT_EQ(run.code, 0);
+  EXPECT_THAT(run.log, HasSubstr("INFO: -jobs and -workers are accepted for "
+                                 "libFuzzer compatibility and ignored"));
+}
+
+TEST(EngineTest, VerbosityZeroPrintsNoStatusLines) {
+  Config config = TestConfig();
+  config.runs = 3000;
+  config.verbosity = 0;
+  FakeExecutorOptions options;
+  options.magic = "0123456789abcdef";
+  FakeExecutor executor(options);
+  Outcome run = RunEngine(config, executor, {});
+  EXPECT_EQ(run.code, 0);
+  EXPECT_EQ(run.log, "INFO: Seed: 1\n");
+}
+
+}  // namespace
+}  // namespace ringfuzz

@@ -1,0 +1,80 @@
+// A deterministic CPU executor for engine tests (Centipede-style: features
+// derived from the input bytes).
+//
+// Target model: the input "matches k" if its first k bytes equal the first
+// k bytes of a hidden magic string. Features: one per distinct k seen, plus
+// one per distinct length bucket min(len, 8); "cov:" counts the distinct k.
+// An input that contains the whole magic as a prefix is the bug (kind and
+// code configurable). RunBatch mutates with a tiny byte mutator (set /
+// insert / erase a byte, dictionary tokens for RF_OP_DICT, a crossover for
+// RF_OP_SPLICE), seeded from the batch seed, so runs are reproducible.
+#ifndef RINGFUZZ_TESTS_FUZZ_FAKE_EXECUTOR_H_
+#define RINGFUZZ_TESTS_FUZZ_FAKE_EXECUTOR_H_
+
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "fuzz/executor.h"
+
+namespace ringfuzz {
+
+struct FakeExecutorOptions {
+  std::string magic = "FUZ!";
+  Find::Kind bug = Find::Kind::kCrash;
+  uint32_t crash_code = 7;
+  size_t max_len = 64;
+  // A bounded executor: runs at most this many mutants per work item.
+  uint32_t max_execs_per_item = std::numeric_limits<uint32_t>::max();
+  // false: an uninstrumented target that never reports new coverage.
+  bool coverage = true;
+  // If set, RunBatch fails with this message.
+  std::optional<std::string> batch_error;
+  // Called at the start of every RunBatch (tests use it to change the disk
+  // under the engine's feet).
+  std::function<void()> before_batch;
+};
+
+class FakeExecutor final : public Executor {
+ public:
+  explicit FakeExecutor(FakeExecutorOptions options = {});
+
+  absl::StatusOr<uint32_t> AddInput(ByteSpan input) override;
+  absl::Status SetDictionary(const std::vector<Bytes>& tokens) override;
+  absl::StatusOr<BatchResult> RunBatch(absl::Span<const WorkItem> work,
+                                       uint64_t seed) override;
+  absl::StatusOr<BatchResult> Execute(ByteSpan input) override;
+  CoverageSummary Coverage() const override;
+  size_t max_len() const override { return options_.max_len; }
+
+  // What the engine did to this executor.
+  const std::vector<Bytes>& inputs() const { return inputs_; }
+  const std::vector<Bytes>& dictionary() const { return dictionary_; }
+  const std::vector<std::vector<WorkItem>>& batches() const { return batches_; }
+  const std::vector<Bytes>& executed_unmutated() const { return executed_; }
+  uint64_t executions() const { return executions_; }
+
+ private:
+  // Runs `input`; returns the Find it produces, if any.
+  std::optional<Find> RunOne(const Bytes& input, uint32_t parent,
+                             uint32_t opcode);
+  Bytes Mutate(const WorkItem& item, std::mt19937_64& rng) const;
+
+  FakeExecutorOptions options_;
+  std::vector<Bytes> inputs_;
+  std::vector<Bytes> dictionary_;
+  std::vector<std::vector<WorkItem>> batches_;
+  std::vector<Bytes> executed_;
+  absl::flat_hash_set<uint64_t> features_;
+  absl::flat_hash_set<size_t> prefixes_;
+  uint64_t executions_ = 0;
+};
+
+}  // namespace ringfuzz
+
+#endif  // RINGFUZZ_TESTS_FUZZ_FAKE_EXECUTOR_H_

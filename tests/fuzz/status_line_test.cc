@@ -1,0 +1,91 @@
+#include "fuzz/status_line.h"
+
+#include <vector>
+
+#include "fuzz/work_kind.h"
+#include "gtest/gtest.h"
+#include "shaders/ringfuzz_wire.h"
+
+namespace ringfuzz {
+namespace {
+
+StatusCounters Counters() {
+  StatusCounters c;
+  c.runs = 5120;
+  c.cov = 13;
+  c.ft = 31;
+  c.corpus_units = 8;
+  c.corpus_bytes = 133;
+  c.exec_per_sec = 2560;
+  c.rss_mb = 40;
+  return c;
+}
+
+TEST(StatusLineTest, GoldenLines) {
+  StatusCounters c = Counters();
+  EXPECT_EQ(FormatStatusLine(StatusEvent::kInited, c),
+            "#5120\tINITED cov: 13 ft: 31 corp: 8/133b exec/s: 2560 rss: 40Mb");
+  EXPECT_EQ(FormatStatusLine(StatusEvent::kNew, c),
+            "#5120\tNEW    cov: 13 ft: 31 corp: 8/133b exec/s: 2560 rss: 40Mb");
+  EXPECT_EQ(FormatStatusLine(StatusEvent::kReduce, c),
+            "#5120\tREDUCE cov: 13 ft: 31 corp: 8/133b exec/s: 2560 rss: 40Mb");
+  EXPECT_EQ(FormatStatusLine(StatusEvent::kPulse, c),
+            "#5120\tpulse  cov: 13 ft: 31 corp: 8/133b exec/s: 2560 rss: 40Mb");
+  EXPECT_EQ(FormatStatusLine(StatusEvent::kDone, c),
+            "#5120\tDONE   cov: 13 ft: 31 corp: 8/133b exec/s: 2560 rss: 40Mb");
+}
+
+TEST(StatusLineTest, ZeroFieldsAreLeftOutAsInLibFuzzer) {
+  StatusCounters c;
+  c.runs = 1;
+  EXPECT_EQ(FormatStatusLine(StatusEvent::kInited, c),
+            "#1\tINITED exec/s: 0 rss: 0Mb");
+  c.corpus_units = 1;  // one empty input
+  EXPECT_EQ(FormatStatusLine(StatusEvent::kInited, c),
+            "#1\tINITED corp: 1 exec/s: 0 rss: 0Mb");
+  c.ft = 2;
+  EXPECT_EQ(FormatStatusLine(StatusEvent::kInited, c),
+            "#1\tINITED ft: 2 corp: 1 exec/s: 0 rss: 0Mb");
+}
+
+TEST(StatusLineTest, CorpusBytesUseLibFuzzerThresholds) {
+  EXPECT_EQ(FormatCorpusBytes(0), "0b");
+  EXPECT_EQ(FormatCorpusBytes(16383), "16383b");
+  EXPECT_EQ(FormatCorpusBytes(16384), "16Kb");
+  EXPECT_EQ(FormatCorpusBytes((16u << 20) - 1), "16383Kb");
+  EXPECT_EQ(FormatCorpusBytes(16u << 20), "16Mb");
+  EXPECT_EQ(FormatCorpusBytes(uint64_t{5} << 30), "5120Mb");
+}
+
+TEST(StatusLineTest, NewUnitSuffixNamesTheWorkKinds) {
+  std::vector<uint32_t> ops = {RF_OP_HAVOC};
+  EXPECT_EQ(FormatNewUnitSuffix(3, 5, ops), " L: 3/5 MS: 1 havoc-");
+  ops = {RF_OP_SPLICE, RF_OP_DICT, RF_OP_CMP, RF_OP_REPLAY, RF_OP_TRIM, 99};
+  EXPECT_EQ(FormatNewUnitSuffix(64, 64, ops),
+            " L: 64/64 MS: 6 splice-dict-cmp-replay-trim-op99-");
+  EXPECT_EQ(MutationSequence({}), "MS: 0 ");
+}
+
+TEST(StatusLineTest, DoneAndFinalStats) {
+  EXPECT_EQ(FormatDoneLine(1000, 3), "Done 1000 runs in 3 second(s)");
+  FinalStats s;
+  s.runs = 1000;
+  s.exec_per_sec = 333;
+  s.new_units = 4;
+  s.peak_rss_mb = 41;
+  EXPECT_EQ(FormatFinalStats(s),
+            "stat::number_of_executed_units: 1000\n"
+            "stat::average_exec_per_sec:     333\n"
+            "stat::new_units_added:          4\n"
+            "stat::slowest_unit_time_sec:    0\n"
+            "stat::peak_rss_mb:              41\n");
+}
+
+TEST(StatusLineTest, ExecPerSecAndRss) {
+  EXPECT_EQ(ExecPerSec(1000, 0), 0u);
+  EXPECT_EQ(ExecPerSec(1000, 3), 333u);
+  EXPECT_GT(PeakRssMb(), 0u);  // a running test process has resident pages
+}
+
+}  // namespace
+}  // namespace ringfuzz
