@@ -112,6 +112,7 @@ void rf_run_slot(uint slot, uint lane) {
     }
     if (ctrl[RF_RES_STOP] != 0u) break;
     rf_rng = rf_hash(seed ^ rf_hash(m ^ rf_hash(pc.seed + slot)));
+    rf_rng_wide = rf_hash(seed ^ rf_hash((m - lane) ^ rf_hash(pc.seed + slot)));
     uint len = rf_load(parent);
     len = rf_mutate(opcode, len, partner, stack);
     rf_execute(len);

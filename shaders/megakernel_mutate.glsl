@@ -4,7 +4,9 @@
 // loops after 65,535 back-edges). Mutators are named in docs/architecture.md
 // and selected by the slot's work kind (RF_OP_*).
 
-uint rf_rng;
+uint rf_rng;       // per invocation: positions and values
+uint rf_rng_wide;  // the same in all invocations of a workgroup iteration:
+                   // which mutators run, so that SIMD lanes do not diverge
 
 // PCG-RXS-M-XS 32-bit step.
 uint rf_rand() {
@@ -13,8 +15,25 @@ uint rf_rand() {
   return (w >> 22u) ^ w;
 }
 
-// Uniform-enough value in [0, n); 0 when n == 0.
-uint rf_below(uint n) { return n == 0u ? 0u : rf_rand() % n; }
+uint rf_rand_wide() {
+  rf_rng_wide = rf_rng_wide * 747796405u + 2891336453u;
+  uint w = ((rf_rng_wide >> ((rf_rng_wide >> 28u) + 4u)) ^ rf_rng_wide) * 277803737u;
+  return (w >> 22u) ^ w;
+}
+
+uint rf_below_wide(uint n) {
+  uint hi, lo;
+  umulExtended(rf_rand_wide(), n, hi, lo);
+  return hi;
+}
+
+// Value in [0, n) (0 when n == 0), by multiply-high: no division, which
+// SIMD back ends (lavapipe) would run lane by lane.
+uint rf_below(uint n) {
+  uint hi, lo;
+  umulExtended(rf_rand(), n, hi, lo);
+  return hi;
+}
 
 uint rf_hash(uint x) {
   x ^= x >> 16u;
@@ -60,6 +79,55 @@ uint rf_corpus_len(uint index) {
   return min(corpus[2u * index + 1u], pc.max_len);
 }
 
+#ifdef RF_INPUT_IN_REGISTERS
+// Register form: whole words move by 1..3 bytes per pass, with constant
+// indices only, so nothing leaves registers and no lane loops per byte.
+void rf_shift_up(uint pos, uint n) {
+  uint sh = n * 8u;
+  uint prev = 0u;
+  [[unroll]] for (uint k = 0u; k < RF_MAX_WORDS; ++k) {
+    uint cur = rf_in[k];
+    uint moved = (cur << sh) | (prev >> (32u - sh));
+    uint base = 4u * k;
+    uint keep = pos <= base ? 0u
+              : pos >= base + 4u ? 0xFFFFFFFFu
+              : (1u << ((pos - base) * 8u)) - 1u;
+    rf_in[k] = (cur & keep) | (moved & ~keep);
+    prev = cur;
+  }
+}
+
+void rf_shift_down(uint pos, uint n) {
+  uint sh = n * 8u;
+  [[unroll]] for (uint k = 0u; k < RF_MAX_WORDS; ++k) {
+    uint cur = rf_in[k];
+    uint next = k + 1u < RF_MAX_WORDS ? rf_in[k + 1u] : 0u;
+    uint moved = (cur >> sh) | (next << (32u - sh));
+    uint base = 4u * k;
+    uint keep = pos <= base ? 0u
+              : pos >= base + 4u ? 0xFFFFFFFFu
+              : (1u << ((pos - base) * 8u)) - 1u;
+    rf_in[k] = (cur & keep) | (moved & ~keep);
+  }
+}
+
+// Moves bytes [pos, len) right by n (n free bytes at pos). Caller keeps
+// len + n <= max_len.
+void rf_open_gap(uint len, uint pos, uint n) {
+  for (uint left = n; left > 0u; left -= min(left, 3u)) {
+    rf_shift_up(pos, min(left, 3u));
+    rf_steps += 1u;
+  }
+}
+
+// Moves bytes [pos + n, len) left by n.
+void rf_close_gap(uint len, uint pos, uint n) {
+  for (uint left = n; left > 0u; left -= min(left, 3u)) {
+    rf_shift_down(pos, min(left, 3u));
+    rf_steps += 1u;
+  }
+}
+#else
 // Moves bytes [pos, len) right by n (n free bytes at pos). Caller keeps
 // len + n <= max_len.
 void rf_open_gap(uint len, uint pos, uint n) {
@@ -72,6 +140,7 @@ void rf_close_gap(uint len, uint pos, uint n) {
   for (uint i = pos; i + n < len; ++i) rf_set(i, rf_get(i + n));
   rf_steps += len - pos;
 }
+#endif
 
 // Writes a `width`-byte value at pos, little- or big-endian.
 void rf_put(uint pos, uint width, uint v, bool big) {
@@ -231,8 +300,9 @@ uint rf_mut_dict(uint len) {
 
 // One havoc step: a random byte-level mutator.
 uint rf_havoc_step(uint len) {
+  uint choice = rf_below_wide(9u);
   if (len == 0u) return rf_mut_insert(len);
-  switch (rf_below(9u)) {
+  switch (choice) {
     case 0u: rf_mut_flip_bit(len); break;
     case 1u: rf_mut_random_byte(len); break;
     case 2u: rf_mut_interesting(len); break;
@@ -249,7 +319,7 @@ uint rf_havoc_step(uint len) {
 // Mutates the loaded input according to the work kind; returns the length.
 uint rf_mutate(uint opcode, uint len, uint partner, uint stack) {
   if (opcode == RF_OP_REPLAY) return len;
-  uint n = 1u + rf_below(stack);
+  uint n = 1u + rf_below_wide(stack);
   if (opcode == RF_OP_TRIM) {
     for (uint k = 0u; k < n; ++k) len = rf_mut_erase(len);
     rf_steps += n;
