@@ -7,6 +7,3 @@ target_include_directories(ringfuzz_gpu PUBLIC ${CMAKE_SOURCE_DIR})
 target_link_libraries(ringfuzz_gpu PUBLIC ringfuzz_runtime ringfuzz_shaders
   SPIRV-Headers::SPIRV-Headers absl::status absl::statusor absl::strings
   absl::str_format absl::span absl::time)
-
-add_executable(megakernel_bench ${CMAKE_SOURCE_DIR}/tools/megakernel_bench.cc)
-target_link_libraries(megakernel_bench PRIVATE ringfuzz_gpu)

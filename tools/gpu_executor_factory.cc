@@ -1,0 +1,37 @@
+#include "tools/gpu_executor_factory.h"
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "fuzz/gpu_executor.h"
+
+namespace ringfuzz {
+
+absl::StatusOr<std::unique_ptr<Executor>> MakeGpuExecutor(Config& config,
+                                                          std::ostream& log) {
+  if (config.target.empty()) {
+    return absl::InvalidArgumentError(
+        "no target: pass -target=FILE (a target in the ringfuzz dialect, "
+        "e.g. -target=shaders/targets/tlv.fz; see docs/dialect.md)");
+  }
+  GpuExecutorOptions options;
+  options.target_path = config.target;
+  options.device = config.device;
+  options.validation = config.validation;
+  options.max_len = static_cast<uint32_t>((config.max_len + 3) / 4 * 4);
+  absl::StatusOr<std::unique_ptr<GpuExecutor>> executor =
+      GpuExecutor::Create(options);
+  if (!executor.ok()) return executor.status();
+  const GpuExecutor& gpu = **executor;
+  log << "INFO: device: " << gpu.DeviceDescription() << "\n";
+  log << "INFO: target " << config.target << ": "
+      << gpu.kernel().module.sites.size() << " blocks, "
+      << gpu.kernel().module.loops << " loops instrumented; max_len "
+      << gpu.max_len() << ", " << gpu.exec_steps()
+      << " loop steps per execution\n";
+  const BatchShape shape = gpu.PreferredBatch();
+  if (config.batch_slots == 0) config.batch_slots = shape.slots;
+  if (config.slot_execs == 0) config.slot_execs = shape.execs_per_slot;
+  return std::unique_ptr<Executor>(*std::move(executor));
+}
+
+}  // namespace ringfuzz

@@ -1,0 +1,23 @@
+// The ExecutorFactory of the ringfuzz command: opens the device the flags
+// name and builds the megakernel for -target (fuzz/gpu_executor.h).
+#ifndef RINGFUZZ_TOOLS_GPU_EXECUTOR_FACTORY_H_
+#define RINGFUZZ_TOOLS_GPU_EXECUTOR_FACTORY_H_
+
+#include <memory>
+#include <ostream>
+
+#include "absl/status/statusor.h"
+#include "fuzz/config.h"
+#include "fuzz/executor.h"
+
+namespace ringfuzz {
+
+// Creates a GpuExecutor for `config` and prints the chosen device and the
+// instrumentation summary to `log`. Fills config.batch_slots/slot_execs
+// when they are 0 (automatic) from the device's preferred batch shape.
+absl::StatusOr<std::unique_ptr<Executor>> MakeGpuExecutor(Config& config,
+                                                          std::ostream& log);
+
+}  // namespace ringfuzz
+
+#endif  // RINGFUZZ_TOOLS_GPU_EXECUTOR_FACTORY_H_

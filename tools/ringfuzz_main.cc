@@ -1,0 +1,27 @@
+// ringfuzz: a GPU-resident fuzzer with a libFuzzer-compatible command line.
+//
+//   ringfuzz -target=FILE [flags] [CORPUS_DIR ... | FILE ...]
+//   ringfuzz telemetry decode -control=FILE -ring=FILE [...]
+//
+// `ringfuzz -help=1` lists the flags; docs/cli.md describes both commands.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "fuzz/cli.h"
+#include "telemetry/decode_command.h"
+#include "tools/gpu_executor_factory.h"
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.size() >= 2 && args[0] == "telemetry" && args[1] == "decode") {
+    return ringfuzz::telemetry::RunTelemetryDecode(
+        absl::MakeConstSpan(args).subspan(2), std::cout, std::cerr);
+  }
+  return ringfuzz::RunCommandLine(
+      args,
+      [](ringfuzz::Config& config) {
+        return ringfuzz::MakeGpuExecutor(config, std::cerr);
+      },
+      std::cerr);
+}
