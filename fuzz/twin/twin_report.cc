@@ -1,0 +1,35 @@
+#include "fuzz/twin/twin_report.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+
+namespace ringfuzz::twin {
+namespace {
+
+void WriteLine(const char* line, int n) {
+  if (n <= 0) return;
+  // A single write(2): stderr may be shared by libFuzzer's -jobs workers.
+  ssize_t unused = write(STDERR_FILENO, line, static_cast<size_t>(n));
+  (void)unused;
+}
+
+}  // namespace
+
+void ReportOverread(uint32_t index, uint32_t len) {
+  char line[160];
+  int n = snprintf(line, sizeof(line),
+                   "==%d==ERROR: ringfuzz: input overread: fz_byte(%u) with "
+                   "len %u\n",
+                   static_cast<int>(getpid()), index, len);
+  WriteLine(line, n);
+}
+
+void ReportCrash(uint32_t code) {
+  char line[96];
+  int n = snprintf(line, sizeof(line), "==%d==ERROR: ringfuzz: fz_crash(code=%u)\n",
+                   static_cast<int>(getpid()), code);
+  WriteLine(line, n);
+}
+
+}  // namespace ringfuzz::twin

@@ -1,0 +1,61 @@
+# cmake -DROOT=<source dir> -DBUILD=<build dir> -DOUT=<scratch dir> -P bench_test.cmake
+# Runs tools/bench for 2 s on tlv with data/fake_ringfuzz as ringfuzz and the
+# real libFuzzer twin on 2 workers. Passes iff the TSV has the header and one
+# row where the ringfuzz columns are the fake's numbers, the libFuzzer
+# columns are positive, and ratio = ringfuzz / libFuzzer exec/s; and iff
+# the bench refuses to run without a ringfuzz binary unless told to skip it.
+file(REMOVE_RECURSE "${OUT}")
+file(MAKE_DIRECTORY "${OUT}")
+execute_process(COMMAND ${ROOT}/tools/bench --seconds 2 --build ${BUILD} --jobs 2
+                        --ringfuzz ${ROOT}/tests/twin/data/fake_ringfuzz
+                        --tsv ${OUT}/bench.tsv tlv
+                RESULT_VARIABLE rc OUTPUT_VARIABLE table ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "tools/bench failed (${rc}):\n${table}\n${err}")
+endif()
+file(STRINGS ${OUT}/bench.tsv lines)
+list(LENGTH lines n)
+if(NOT n EQUAL 2)
+  message(FATAL_ERROR "expected a header and one row, got ${n} lines:\n${lines}")
+endif()
+list(GET lines 0 header)
+list(GET lines 1 row)
+if(NOT header STREQUAL "target\tringfuzz_execs_per_sec\tringfuzz_cov\tringfuzz_ft\tlibfuzzer_execs_per_sec\tlibfuzzer_cov\tlibfuzzer_ft\tlibfuzzer_workers\tseconds\tratio")
+  message(FATAL_ERROR "unexpected TSV header: ${header}")
+endif()
+string(REPLACE "\t" ";" f "${row}")
+list(GET f 0 target)
+list(GET f 1 rf_rate)
+list(GET f 2 rf_cov)
+list(GET f 3 rf_ft)
+list(GET f 4 lf_rate)
+list(GET f 5 lf_cov)
+list(GET f 6 lf_ft)
+list(GET f 7 workers)
+list(GET f 9 ratio)
+if(NOT target STREQUAL "tlv" OR NOT rf_rate STREQUAL "2500" OR NOT rf_cov STREQUAL "12"
+   OR NOT rf_ft STREQUAL "17" OR NOT workers STREQUAL "2")
+  message(FATAL_ERROR "wrong ringfuzz columns in: ${row}\n${err}")
+endif()
+if(NOT lf_rate MATCHES "^[1-9][0-9]*$" OR NOT lf_cov MATCHES "^[1-9][0-9]*$"
+   OR NOT lf_ft MATCHES "^[1-9][0-9]*$")
+  message(FATAL_ERROR "libFuzzer columns not measured in: ${row}\n${err}")
+endif()
+# ratio has 3 decimals: compare ratio * 1000 with 2500000 / lf_rate, +-1.
+string(REPLACE "." "" ratio_milli "${ratio}")
+string(REGEX REPLACE "^0+([0-9])" "\\1" ratio_milli "${ratio_milli}")
+math(EXPR expect_milli "2500000 / ${lf_rate}")
+math(EXPR diff "${ratio_milli} - ${expect_milli}")
+if(diff GREATER 1 OR diff LESS -1)
+  message(FATAL_ERROR "ratio ${ratio} is not 2500 / ${lf_rate} in: ${row}")
+endif()
+if(NOT table MATCHES "tlv +2500 +12/17 +${lf_rate} +${lf_cov}/${lf_ft} +${ratio}")
+  message(FATAL_ERROR "the printed table does not match the TSV:\n${table}")
+endif()
+
+execute_process(COMMAND ${ROOT}/tools/bench --seconds 1 --build ${BUILD}
+                        --ringfuzz ${OUT}/no_such_ringfuzz tlv
+                RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(rc EQUAL 0 OR NOT err MATCHES "--skip-ringfuzz")
+  message(FATAL_ERROR "bench ran without a ringfuzz binary (exit ${rc}):\n${err}")
+endif()
