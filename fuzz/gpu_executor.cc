@@ -419,7 +419,7 @@ std::string GpuExecutor::last_validation_message() const {
 
 BatchShape GpuExecutor::PreferredBatch() const {
   if (device_.info().is_cpu) return {ring_slots_, kLocalSize * 16};
-  return {ring_slots_, kLocalSize * 64};
+  return {ring_slots_, kLocalSize * 256};
 }
 
 }  // namespace ringfuzz
