@@ -42,9 +42,11 @@ Find::Kind KindOf(uint32_t raw) {
 
 absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
     const GpuExecutorOptions& options) {
-  absl::StatusOr<Megakernel> kernel = BuildMegakernelFromFile(
-      options.target_path, {options.max_len, kLocalSize, options.coverage});
-  if (!kernel.ok()) return kernel.status();
+  MegakernelOptions build{options.max_len, kLocalSize, options.coverage,
+                          /*signature=*/false};
+  absl::StatusOr<Megakernel> precise =
+      BuildMegakernelFromFile(options.target_path, build);
+  if (!precise.ok()) return precise.status();
   vk::InstanceOptions instance_options;
   instance_options.validation = options.validation;
   absl::StatusOr<vk::Instance> instance = vk::Instance::Create(instance_options);
@@ -57,16 +59,18 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
   absl::StatusOr<vk::Device> device =
       vk::Device::Create(*instance, (*devices)[*chosen]);
   if (!device.ok()) return device.status();
-  absl::StatusOr<vk::ComputePipeline> pipeline = vk::ComputePipeline::Create(
-      *device, kernel->module.spirv, RF_BINDING_COUNT, sizeof(MegakernelPush));
-  if (!pipeline.ok()) return pipeline.status();
 
   const vk::PhysicalDeviceInfo& info = device->info();
+  const bool signature =
+      options.coverage &&
+      (options.coverage_mode == GpuExecutorOptions::CoverageMode::kSignature ||
+       (options.coverage_mode == GpuExecutorOptions::CoverageMode::kAuto &&
+        info.is_cpu));
   const uint32_t ring_slots =
       options.ring_slots != 0 ? options.ring_slots
                               : (info.is_cpu ? 256u : 16384u);
   const uint32_t find_capacity = info.is_cpu ? 4096u : 16384u;
-  const uint32_t max_words = kernel->max_len / 4;
+  const uint32_t max_words = precise->max_len / 4;
   absl::StatusOr<vk::Buffer> control =
       vk::Buffer::Create(*device, uint64_t{RF_CTRL_WORDS} * 4);
   if (!control.ok()) return control.status();
@@ -81,27 +85,36 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
   if (!dict.ok()) return dict.status();
 
   std::unique_ptr<GpuExecutor> executor(new GpuExecutor(
-      *std::move(instance), *std::move(device), *std::move(kernel),
-      *std::move(pipeline), *std::move(control), *std::move(ring),
-      *std::move(finds), *std::move(dict), options));
-  executor->ring_slots_ = ring_slots;
-  executor->find_capacity_ = find_capacity;
-  if (absl::Status s = executor->RebuildCorpus(64, 64 * (max_words + 1));
-      !s.ok()) {
+      *std::move(instance), *std::move(device), *std::move(control),
+      *std::move(ring), *std::move(finds), *std::move(dict), options));
+  GpuExecutor& e = *executor;
+  e.ring_slots_ = ring_slots;
+  e.find_capacity_ = find_capacity;
+  e.scratch_entries_ = find_capacity;
+  e.max_len_ = precise->max_len;
+  if (absl::Status s = e.AddProgram(*std::move(precise), e.precise_); !s.ok()) {
     return s;
   }
-  if (absl::Status s = executor->InitDispatcher(); !s.ok()) return s;
+  if (signature) {
+    build.signature = true;
+    absl::StatusOr<Megakernel> fast =
+        BuildMegakernelFromFile(options.target_path, build);
+    if (!fast.ok()) return fast.status();
+    if (absl::Status s = e.AddProgram(*std::move(fast), e.fast_); !s.ok()) {
+      return s;
+    }
+  }
+  if (absl::Status s = e.RebuildCorpus(64, 64 * (max_words + 1)); !s.ok()) {
+    return s;
+  }
   return executor;
 }
 
 GpuExecutor::GpuExecutor(vk::Instance instance, vk::Device device,
-                         Megakernel kernel, vk::ComputePipeline pipeline,
                          vk::Buffer control, vk::Buffer ring, vk::Buffer finds,
                          vk::Buffer dict, const GpuExecutorOptions& options)
     : instance_(std::move(instance)),
       device_(std::move(device)),
-      kernel_(std::move(kernel)),
-      pipeline_(std::move(pipeline)),
       control_(std::move(control)),
       ring_(std::move(ring)),
       finds_(std::move(finds)),
@@ -109,10 +122,10 @@ GpuExecutor::GpuExecutor(vk::Instance instance, vk::Device device,
       dispatch_timeout_(options.dispatch_timeout) {
   const vk::PhysicalDeviceInfo& info = device_.info();
   const uint32_t subgroup = std::max<uint32_t>(info.subgroup_size, 1);
+  const uint32_t max_len = (std::max<uint32_t>(options.max_len, 4) + 3) / 4 * 4;
   step_budget_ = info.is_lavapipe ? (kLavapipeLoopLimit - 1024) / subgroup
                                   : (1u << 20);
-  const uint32_t reserve =
-      MutationStepBound(kernel_.max_len, kMaxStack) + kernel_.max_len / 4 + 64;
+  const uint32_t reserve = MutationStepBound(max_len, kMaxStack) + max_len / 4 + 64;
   uint32_t default_exec = info.is_lavapipe ? 2048u : 65536u;
   if (info.is_lavapipe && reserve + default_exec > step_budget_) {
     default_exec = step_budget_ > reserve + 256 ? step_budget_ - reserve : 256;
@@ -130,99 +143,117 @@ GpuExecutor::GpuExecutor(vk::Instance instance, vk::Device device,
 
 GpuExecutor::~GpuExecutor() = default;
 
-absl::Status GpuExecutor::InitDispatcher() {
+absl::Status GpuExecutor::AddProgram(Megakernel kernel,
+                                     std::unique_ptr<Program>& slot) {
+  absl::StatusOr<vk::ComputePipeline> pipeline = vk::ComputePipeline::Create(
+      device_, kernel.module.spirv, RF_BINDING_COUNT, sizeof(MegakernelPush));
+  if (!pipeline.ok()) return pipeline.status();
+  auto program = std::make_unique<Program>(
+      Program{std::move(kernel), *std::move(pipeline), nullptr});
   absl::StatusOr<vk::Dispatcher> dispatcher =
-      vk::Dispatcher::Create(device_, pipeline_);
+      vk::Dispatcher::Create(device_, program->pipeline);
   if (!dispatcher.ok()) return dispatcher.status();
-  dispatcher_ = std::make_unique<vk::Dispatcher>(*std::move(dispatcher));
+  program->dispatcher = std::make_unique<vk::Dispatcher>(*std::move(dispatcher));
+  slot = std::move(program);
+  return absl::OkStatus();
+}
+
+absl::Status GpuExecutor::BindAll() {
   const vk::Buffer* buffers[RF_BINDING_COUNT] = {&control_, &ring_,
                                                  corpus_.get(), &finds_, &dict_};
-  return dispatcher_->BindBuffers(buffers);
+  for (Program* program : {precise_.get(), fast_.get()}) {
+    if (program == nullptr) continue;
+    if (absl::Status s = program->dispatcher->BindBuffers(buffers); !s.ok()) {
+      return s;
+    }
+  }
+  return absl::OkStatus();
+}
+
+uint64_t GpuExecutor::IndexWords() const {
+  return RF_CORPUS_INDEX_WORDS(uint64_t{corpus_capacity_} + scratch_entries_);
+}
+
+uint64_t GpuExecutor::ScratchOffset(uint32_t i) const {
+  return IndexWords() + uint64_t{i} * (max_len_ / 4);
+}
+
+uint64_t GpuExecutor::DataStart() const {
+  return ScratchOffset(scratch_entries_);
 }
 
 absl::Status GpuExecutor::RebuildCorpus(uint32_t capacity,
                                         uint64_t data_words) {
-  const uint32_t max_words = kernel_.max_len / 4;
-  const uint64_t header = RF_CORPUS_INDEX_WORDS(capacity + 1) + max_words;
+  const uint32_t old_capacity = corpus_capacity_;
+  corpus_capacity_ = capacity;
   // Trailing max_words of padding: the megakernel loads whole inputs of
   // max_words words, also past the end of the last (short) entry.
-  absl::StatusOr<vk::Buffer> buffer =
-      vk::Buffer::Create(device_, (header + data_words + max_words) * 4);
-  if (!buffer.ok()) return buffer.status();
+  absl::StatusOr<vk::Buffer> buffer = vk::Buffer::Create(
+      device_, (DataStart() + data_words + max_len_ / 4) * 4);
+  if (!buffer.ok()) {
+    corpus_capacity_ = old_capacity;
+    return buffer.status();
+  }
   corpus_ = std::make_unique<vk::Buffer>(*std::move(buffer));
-  corpus_capacity_ = capacity;
   corpus_data_words_ = data_words;
-  corpus_cursor_ = header;
+  corpus_cursor_ = DataStart();
   for (uint32_t i = 0; i < inputs_.size(); ++i) {
-    if (absl::Status s = WriteCorpusEntry(i, corpus_cursor_, inputs_[i]);
-        !s.ok()) {
-      return s;
-    }
+    WriteCorpusEntry(i, corpus_cursor_, inputs_[i]);
     corpus_cursor_ += WordsFor(inputs_[i].size());
   }
-  if (dispatcher_ == nullptr) return absl::OkStatus();
-  const vk::Buffer* buffers[RF_BINDING_COUNT] = {&control_, &ring_,
-                                                 corpus_.get(), &finds_, &dict_};
-  return dispatcher_->BindBuffers(buffers);
+  return BindAll();
 }
 
-absl::Status GpuExecutor::WriteCorpusEntry(uint32_t index,
-                                           uint64_t offset_words,
-                                           ByteSpan input) {
+void GpuExecutor::WriteCorpusEntry(uint32_t index, uint64_t offset_words,
+                                   ByteSpan input) {
   uint32_t* words = corpus_->words();
   const uint32_t n = WordsFor(input.size());
   std::memset(words + offset_words, 0, uint64_t{n} * 4);
   if (!input.empty()) std::memcpy(words + offset_words, input.data(), input.size());
   words[2 * index] = static_cast<uint32_t>(offset_words);
   words[2 * index + 1] = static_cast<uint32_t>(input.size());
-  return absl::OkStatus();
 }
 
 absl::StatusOr<uint32_t> GpuExecutor::AddInput(ByteSpan input) {
-  if (input.size() > kernel_.max_len) input = input.subspan(0, kernel_.max_len);
+  if (input.size() > max_len_) input = input.subspan(0, max_len_);
   const uint32_t words = WordsFor(input.size());
-  const uint64_t header =
-      RF_CORPUS_INDEX_WORDS(corpus_capacity_ + 1) + kernel_.max_len / 4;
-  if (inputs_.size() >= corpus_capacity_ ||
-      corpus_cursor_ + words > header + corpus_data_words_) {
-    inputs_.emplace_back(input.begin(), input.end());
+  inputs_.emplace_back(input.begin(), input.end());
+  const uint32_t index = static_cast<uint32_t>(inputs_.size() - 1);
+  if (inputs_.size() > corpus_capacity_ ||
+      corpus_cursor_ + words > DataStart() + corpus_data_words_) {
     absl::Status s = RebuildCorpus(
-        std::max<uint32_t>(corpus_capacity_ * 2, inputs_.size() + 1),
+        std::max<uint32_t>(corpus_capacity_ * 2, index + 1),
         std::max<uint64_t>(corpus_data_words_ * 2,
-                           corpus_cursor_ + words - header + 1));
+                           corpus_cursor_ + words - DataStart() + 1));
     if (!s.ok()) {
       inputs_.pop_back();
       return s;
     }
-    return static_cast<uint32_t>(inputs_.size() - 1);
+    return index;  // the rebuild wrote every entry, this one included
   }
-  const uint32_t index = static_cast<uint32_t>(inputs_.size());
-  if (absl::Status s = WriteCorpusEntry(index, corpus_cursor_, input); !s.ok()) {
-    return s;
-  }
+  WriteCorpusEntry(index, corpus_cursor_, inputs_.back());
   corpus_cursor_ += words;
-  inputs_.emplace_back(input.begin(), input.end());
   return index;
 }
 
 absl::Status GpuExecutor::SetDictionary(const std::vector<Bytes>& tokens) {
-  const uint64_t bytes =
-      std::max<uint64_t>(tokens.size(), 1) * RF_DICT_ENTRY_WORDS * 4;
-  if (bytes != dict_.size()) {
-    absl::StatusOr<vk::Buffer> buffer = vk::Buffer::Create(device_, bytes);
-    if (!buffer.ok()) return buffer.status();
-    dict_ = *std::move(buffer);
-    const vk::Buffer* buffers[RF_BINDING_COUNT] = {
-        &control_, &ring_, corpus_.get(), &finds_, &dict_};
-    if (absl::Status s = dispatcher_->BindBuffers(buffers); !s.ok()) return s;
-  }
-  uint32_t* words = dict_.words();
   for (size_t i = 0; i < tokens.size(); ++i) {
     if (tokens[i].empty() || tokens[i].size() > RF_DICT_MAX_BYTES) {
       return absl::InvalidArgumentError(absl::StrCat(
           "dictionary token ", i, " has ", tokens[i].size(),
           " bytes; tokens must have 1..", RF_DICT_MAX_BYTES, " bytes"));
     }
+  }
+  const uint64_t bytes =
+      std::max<uint64_t>(tokens.size(), 1) * RF_DICT_ENTRY_WORDS * 4;
+  if (bytes != dict_.size()) {
+    absl::StatusOr<vk::Buffer> buffer = vk::Buffer::Create(device_, bytes);
+    if (!buffer.ok()) return buffer.status();
+    dict_ = *std::move(buffer);
+    if (absl::Status s = BindAll(); !s.ok()) return s;
+  }
+  uint32_t* words = dict_.words();
+  for (size_t i = 0; i < tokens.size(); ++i) {
     uint32_t* entry = words + i * RF_DICT_ENTRY_WORDS;
     std::memset(entry, 0, RF_DICT_ENTRY_WORDS * 4);
     entry[0] = static_cast<uint32_t>(tokens[i].size());
@@ -232,18 +263,18 @@ absl::Status GpuExecutor::SetDictionary(const std::vector<Bytes>& tokens) {
   return absl::OkStatus();
 }
 
-void GpuExecutor::CollectFinds(BatchResult& result) {
+void GpuExecutor::CollectFinds(BatchResult& result,
+                               std::vector<Find>& candidates) {
   uint32_t* ctrl = control_.words();
-  const uint32_t pushed = ctrl[RF_RES_FIND_COUNT];
-  const uint32_t stored = std::min(pushed, find_capacity_);
+  const uint32_t stored = std::min(ctrl[RF_RES_FIND_COUNT], find_capacity_);
   result.dropped_finds += ctrl[RF_RES_FIND_DROPPED];
-  const uint32_t stride = RF_FIND_WORDS(kernel_.max_len / 4);
+  const uint32_t stride = RF_FIND_WORDS(max_len_ / 4);
   const uint32_t* words = finds_.words();
   for (uint32_t i = 0; i < stored; ++i) {
     const uint32_t* entry = words + uint64_t{i} * stride;
     Find find;
     find.kind = KindOf(entry[RF_FIND_KIND]);
-    const uint32_t len = std::min(entry[RF_FIND_LEN], kernel_.max_len);
+    const uint32_t len = std::min(entry[RF_FIND_LEN], max_len_);
     const uint8_t* data =
         reinterpret_cast<const uint8_t*>(entry + RF_FIND_HEADER_WORDS);
     find.data.assign(data, data + len);
@@ -252,14 +283,20 @@ void GpuExecutor::CollectFinds(BatchResult& result) {
     find.code = entry[RF_FIND_CODE];
     find.aux = entry[RF_FIND_AUX];
     find.new_bits = entry[RF_FIND_NEW_BITS];
-    result.finds.push_back(std::move(find));
+    if (entry[RF_FIND_KIND] == RF_FIND_CANDIDATE) {
+      candidates.push_back(std::move(find));
+    } else {
+      result.finds.push_back(std::move(find));
+    }
   }
   ctrl[RF_RES_FIND_COUNT] = 0;
   ctrl[RF_RES_FIND_DROPPED] = 0;
 }
 
-absl::Status GpuExecutor::Drain(uint32_t slot_count, uint32_t max_stack,
-                                uint64_t seed, BatchResult& result) {
+absl::Status GpuExecutor::Drain(Program& program, uint32_t slot_count,
+                                uint32_t max_stack, uint64_t seed,
+                                BatchResult& result,
+                                std::vector<Find>& candidates) {
   uint32_t* ctrl = control_.words();
   const uint32_t* ring = ring_.words();
   ctrl[RF_RES_STOP] = 0;
@@ -278,15 +315,15 @@ absl::Status GpuExecutor::Drain(uint32_t slot_count, uint32_t max_stack,
     push.dict_count = dict_count_;
     push.step_budget = step_budget_;
     push.exec_steps = exec_steps_;
-    push.max_len = kernel_.max_len;
-    push.mutation_bound = MutationStepBound(kernel_.max_len, max_stack);
+    push.max_len = max_len_;
+    push.mutation_bound = MutationStepBound(max_len_, max_stack);
     const uint32_t groups = std::min(slot_count, groups_);
-    absl::Status submitted = dispatcher_->Submit(
+    absl::Status submitted = program.dispatcher->Submit(
         absl::MakeConstSpan(reinterpret_cast<const uint8_t*>(&push),
                             sizeof(push)),
         groups);
     if (!submitted.ok()) return submitted;
-    absl::StatusOr<bool> finished = dispatcher_->Wait(dispatch_timeout_);
+    absl::StatusOr<bool> finished = program.dispatcher->Wait(dispatch_timeout_);
     if (!finished.ok()) return finished.status();
     if (!*finished) {
       return absl::DeadlineExceededError(absl::StrCat(
@@ -296,7 +333,7 @@ absl::Status GpuExecutor::Drain(uint32_t slot_count, uint32_t max_stack,
           "The corpus found so far is on disk: rerun to resume"));
     }
     result.executions += ctrl[RF_RES_EXECS];
-    CollectFinds(result);
+    CollectFinds(result, candidates);
     if (ctrl[RF_RES_STOP] != 0) return absl::OkStatus();
     uint32_t pending = 0;
     for (uint32_t s = 0; s < slot_count; ++s) {
@@ -314,10 +351,62 @@ absl::Status GpuExecutor::Drain(uint32_t slot_count, uint32_t max_stack,
   }
 }
 
+void GpuExecutor::PublishSlot(uint32_t s, const WorkItem& item, uint32_t seed) {
+  uint32_t* slot = ring_.words() + s * RF_SLOT_WORDS;
+  slot[RF_SLOT_STATUS] = RF_STATUS_EMPTY;
+  slot[RF_SLOT_OPCODE] = item.opcode;
+  slot[RF_SLOT_TENANT] = item.tenant;
+  slot[RF_SLOT_PRIORITY] = item.priority;
+  uint32_t* args = slot + RF_SLOT_ARG0;
+  std::fill(args, args + RF_SLOT_ARG_COUNT, 0u);
+  args[RF_ARG_TICKET] = item.ticket;
+  args[RF_ARG_CLASS] = item.window_class;
+  args[RF_ARG_PARENT] = item.parent;
+  args[RF_ARG_COUNT] = item.count;
+  args[RF_ARG_SEED] = seed;
+  args[RF_ARG_PARTNER] = item.partner;
+  args[RF_ARG_STACK] = std::clamp<uint32_t>(item.stack, 1, kMaxStack);
+}
+
+absl::Status GpuExecutor::Calibrate(const std::vector<Find>& inputs,
+                                    BatchResult& result) {
+  for (size_t first = 0; first < inputs.size(); first += scratch_entries_) {
+    const uint32_t n = static_cast<uint32_t>(
+        std::min<size_t>(scratch_entries_, inputs.size() - first));
+    for (uint32_t i = 0; i < n; ++i) {
+      WriteCorpusEntry(corpus_capacity_ + i, ScratchOffset(i),
+                       inputs[first + i].data);
+    }
+    WorkItem item;
+    item.opcode = RF_OP_CALIBRATE;
+    item.parent = corpus_capacity_;
+    item.count = n;
+    item.priority = RF_PRIORITY_CRITICAL;
+    PublishSlot(0, item, 0);
+    ring_.words()[RF_SLOT_STATUS] = RF_STATUS_PUBLISHED;
+    BatchResult evaluated;
+    std::vector<Find> unused;
+    if (absl::Status s = Drain(*precise_, 1, 1, 0, evaluated, unused); !s.ok()) {
+      return s;
+    }
+    // Report each find as made by the mutation that produced its input.
+    for (Find& find : evaluated.finds) {
+      const uint32_t i = find.parent - corpus_capacity_;
+      if (i < n) {
+        find.parent = inputs[first + i].parent;
+        find.opcode = inputs[first + i].opcode;
+      }
+      result.finds.push_back(std::move(find));
+    }
+    candidates_evaluated_ += n;
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<BatchResult> GpuExecutor::RunBatch(
     absl::Span<const WorkItem> work, uint64_t seed) {
   BatchResult result;
-  uint32_t* ring = ring_.words();
+  Program& program = fast_ != nullptr ? *fast_ : *precise_;
   for (size_t first = 0; first < work.size(); first += ring_slots_) {
     const uint32_t count =
         static_cast<uint32_t>(std::min<size_t>(ring_slots_, work.size() - first));
@@ -330,28 +419,21 @@ absl::StatusOr<BatchResult> GpuExecutor::RunBatch(
             "work item names corpus entry ", std::max(item.parent, item.partner),
             " but the executor holds ", inputs_.size()));
       }
-      uint32_t* slot = ring + s * RF_SLOT_WORDS;
-      slot[RF_SLOT_STATUS] = RF_STATUS_EMPTY;
-      slot[RF_SLOT_OPCODE] = item.opcode;
-      slot[RF_SLOT_TENANT] = item.tenant;
-      slot[RF_SLOT_PRIORITY] = item.priority;
-      uint32_t* args = slot + RF_SLOT_ARG0;
-      std::fill(args, args + RF_SLOT_ARG_COUNT, 0u);
-      args[RF_ARG_TICKET] = item.ticket;
-      args[RF_ARG_CLASS] = item.window_class;
-      args[RF_ARG_PARENT] = item.parent;
-      args[RF_ARG_COUNT] = item.count;
-      args[RF_ARG_SEED] = Mix(seed + first + s);
-      args[RF_ARG_PARTNER] = item.partner;
-      args[RF_ARG_STACK] = std::clamp<uint32_t>(item.stack, 1, kMaxStack);
-      max_stack = std::max(max_stack, args[RF_ARG_STACK]);
+      PublishSlot(s, item, Mix(seed + first + s));
+      max_stack = std::max(max_stack, std::clamp<uint32_t>(item.stack, 1, kMaxStack));
     }
     // Status last: a slot is visible to the GPU only once fully written.
     for (uint32_t s = 0; s < count; ++s) {
-      ring[s * RF_SLOT_WORDS + RF_SLOT_STATUS] = RF_STATUS_PUBLISHED;
+      ring_.words()[s * RF_SLOT_WORDS + RF_SLOT_STATUS] = RF_STATUS_PUBLISHED;
     }
-    if (absl::Status s = Drain(count, max_stack, seed + first, result); !s.ok()) {
+    std::vector<Find> candidates;
+    if (absl::Status s =
+            Drain(program, count, max_stack, seed + first, result, candidates);
+        !s.ok()) {
       return s;
+    }
+    if (!candidates.empty()) {
+      if (absl::Status s = Calibrate(candidates, result); !s.ok()) return s;
     }
     if (control_.words()[RF_RES_STOP] != 0) break;
   }
@@ -359,24 +441,13 @@ absl::StatusOr<BatchResult> GpuExecutor::RunBatch(
 }
 
 absl::StatusOr<BatchResult> GpuExecutor::Execute(ByteSpan input) {
-  if (input.size() > kernel_.max_len) input = input.subspan(0, kernel_.max_len);
-  const uint32_t scratch = corpus_capacity_;
-  const uint64_t offset = RF_CORPUS_INDEX_WORDS(corpus_capacity_ + 1);
-  if (absl::Status s = WriteCorpusEntry(scratch, offset, input); !s.ok()) {
-    return s;
-  }
-  uint32_t* slot = ring_.words();
-  std::fill(slot, slot + RF_SLOT_WORDS, 0u);
-  slot[RF_SLOT_OPCODE] = RF_OP_REPLAY;
-  slot[RF_SLOT_PRIORITY] = RF_PRIORITY_CRITICAL;
-  uint32_t* args = slot + RF_SLOT_ARG0;
-  args[RF_ARG_PARENT] = scratch;
-  args[RF_ARG_COUNT] = 1;
-  args[RF_ARG_STACK] = 1;
-  slot[RF_SLOT_STATUS] = RF_STATUS_PUBLISHED;
+  if (input.size() > max_len_) input = input.subspan(0, max_len_);
+  Find find;
+  find.data.assign(input.begin(), input.end());
   BatchResult result;
-  if (absl::Status s = Drain(1, 1, 0, result); !s.ok()) return s;
-  for (Find& find : result.finds) find.parent = 0;
+  if (absl::Status s = Calibrate({find}, result); !s.ok()) return s;
+  result.executions = 1;
+  for (Find& f : result.finds) f.parent = 0;
   return result;
 }
 
@@ -394,7 +465,7 @@ CoverageSummary GpuExecutor::Coverage() const {
 
 std::vector<bool> GpuExecutor::CoveredSites() const {
   const uint32_t* ctrl = control_.words();
-  std::vector<bool> covered(kernel_.module.sites.size());
+  std::vector<bool> covered(kernel().module.sites.size());
   for (size_t i = 0; i < covered.size(); ++i) {
     covered[i] = (ctrl[RF_RES_SITE_MAP + i / 32] >> (i % 32)) & 1u;
   }

@@ -33,6 +33,11 @@ struct GpuExecutorOptions {
   uint32_t exec_steps = 0;  // loop iterations per execution; 0 = device default
   uint32_t ring_slots = 0;  // 0 = device default
   bool coverage = true;     // see MegakernelOptions::coverage
+  // How coverage is gathered during fuzzing batches (Execute and candidate
+  // evaluation always use the precise build).
+  enum class CoverageMode { kAuto, kPrecise, kSignature };
+  // kAuto: signature on CPU devices (lavapipe), precise on GPUs.
+  CoverageMode coverage_mode = CoverageMode::kAuto;
   absl::Duration dispatch_timeout = absl::Seconds(60);
 };
 
@@ -56,13 +61,18 @@ class GpuExecutor final : public Executor {
                                        uint64_t seed) override;
   absl::StatusOr<BatchResult> Execute(ByteSpan input) override;
   CoverageSummary Coverage() const override;
-  size_t max_len() const override { return kernel_.max_len; }
+  size_t max_len() const override { return max_len_; }
 
   BatchShape PreferredBatch() const;
   // One line naming the device, e.g. "llvmpipe (...) [cpu, lavapipe, ...]".
   std::string DeviceDescription() const;
   const vk::PhysicalDeviceInfo& device_info() const { return device_.info(); }
-  const Megakernel& kernel() const { return kernel_; }
+  // The precise build (Execute, candidate evaluation, and fuzzing batches
+  // unless signature mode is on).
+  const Megakernel& kernel() const { return precise_->kernel; }
+  bool signature_mode() const { return fast_ != nullptr; }
+  // Candidates re-run with precise coverage so far (signature mode).
+  uint64_t candidates_evaluated() const { return candidates_evaluated_; }
   uint32_t exec_steps() const { return exec_steps_; }
   // Validation-layer messages so far (0 unless validation is on).
   uint64_t validation_messages() const;
@@ -74,35 +84,55 @@ class GpuExecutor final : public Executor {
   std::vector<bool> CoveredSites() const;
 
  private:
-  GpuExecutor(vk::Instance instance, vk::Device device, Megakernel kernel,
-              vk::ComputePipeline pipeline, vk::Buffer control,
+  // A compiled megakernel build and its launcher (bound to the shared
+  // buffers).
+  struct Program {
+    Megakernel kernel;
+    vk::ComputePipeline pipeline;
+    std::unique_ptr<vk::Dispatcher> dispatcher;
+  };
+
+  GpuExecutor(vk::Instance instance, vk::Device device, vk::Buffer control,
               vk::Buffer ring, vk::Buffer finds, vk::Buffer dict,
               const GpuExecutorOptions& options);
 
-  absl::Status InitDispatcher();
+  absl::Status AddProgram(Megakernel kernel, std::unique_ptr<Program>& slot);
+  absl::Status BindAll();
+  // Corpus buffer layout: the index of corpus_capacity_ + scratch_entries_
+  // entries, scratch_entries_ * max_words words of scratch inputs (Execute
+  // and candidates), the corpus data, then max_words words of padding.
+  uint64_t IndexWords() const;
+  uint64_t ScratchOffset(uint32_t i) const;
+  uint64_t DataStart() const;
   absl::Status RebuildCorpus(uint32_t capacity, uint64_t data_words);
-  absl::Status WriteCorpusEntry(uint32_t index, uint64_t offset_words,
-                                ByteSpan input);
-  // Runs published slots [0, slot_count) to completion; appends finds.
-  absl::Status Drain(uint32_t slot_count, uint32_t max_stack, uint64_t seed,
-                     BatchResult& result);
-  void CollectFinds(BatchResult& result);
+  void WriteCorpusEntry(uint32_t index, uint64_t offset_words, ByteSpan input);
+  void PublishSlot(uint32_t s, const WorkItem& item, uint32_t seed);
+  // Runs published slots [0, slot_count) of `program` to completion;
+  // appends executions and finds to `result`, candidates to `candidates`.
+  absl::Status Drain(Program& program, uint32_t slot_count, uint32_t max_stack,
+                     uint64_t seed, BatchResult& result,
+                     std::vector<Find>& candidates);
+  void CollectFinds(BatchResult& result, std::vector<Find>& candidates);
+  // Runs `inputs` (at most scratch_entries_) once each with precise
+  // coverage; appends their finds to `result` (executions not counted).
+  absl::Status Calibrate(const std::vector<Find>& inputs, BatchResult& result);
 
   vk::Instance instance_;
   vk::Device device_;
-  Megakernel kernel_;
-  vk::ComputePipeline pipeline_;
   vk::Buffer control_;
   vk::Buffer ring_;
   vk::Buffer finds_;
   vk::Buffer dict_;
   std::unique_ptr<vk::Buffer> corpus_;  // replaced when it grows
-  std::unique_ptr<vk::Dispatcher> dispatcher_;
+  std::unique_ptr<Program> precise_;
+  std::unique_ptr<Program> fast_;  // signature build; null in precise mode
 
   std::vector<Bytes> inputs_;  // host mirror of the corpus buffer
-  uint32_t corpus_capacity_ = 0;     // index entries (+1 scratch entry)
-  uint64_t corpus_data_words_ = 0;   // data region size
-  uint64_t corpus_cursor_ = 0;       // next free data word
+  uint32_t corpus_capacity_ = 0;    // index entries for corpus inputs
+  uint64_t corpus_data_words_ = 0;  // data region size
+  uint64_t corpus_cursor_ = 0;      // next free data word
+  uint32_t scratch_entries_ = 0;
+  uint64_t candidates_evaluated_ = 0;
   uint32_t dict_count_ = 0;
   uint32_t ring_slots_ = 0;
   uint32_t find_capacity_ = 0;
@@ -110,6 +140,7 @@ class GpuExecutor final : public Executor {
   uint32_t exec_steps_ = 0;
   uint32_t groups_ = 0;
   uint32_t epoch_ = 0;
+  uint32_t max_len_ = 0;
   absl::Duration dispatch_timeout_;
 };
 

@@ -41,6 +41,7 @@ absl::StatusOr<Megakernel> BuildMegakernel(const std::string& target_name,
   vk::CompileOptions compile;
   compile.defines = {{"RF_MAX_LEN", absl::StrCat(max_len)},
                      {"RF_LOCAL_SIZE", absl::StrCat(options.local_size)}};
+  if (options.signature) compile.defines.push_back({"RF_COVERAGE_SIGNATURE", "1"});
   compile.debug_info = true;
   absl::StatusOr<std::vector<uint32_t>> spirv =
       vk::CompileComputeShader(main, includes, compile);
@@ -68,6 +69,7 @@ absl::StatusOr<Megakernel> BuildMegakernel(const std::string& target_name,
   kernel.target_name = target_name;
   kernel.max_len = max_len;
   kernel.local_size = options.local_size;
+  kernel.signature = options.signature;
   return kernel;
 }
 

@@ -19,6 +19,9 @@ struct MegakernelOptions {
   // Coverage hooks in every target block. Off: loop budgets only (for
   // measuring what coverage costs; the fuzzer is then blind).
   bool coverage = true;
+  // Signature coverage mode (see shaders/megakernel_prelude.glsl): blocks
+  // fold edges into registers only; unseen executions become candidates.
+  bool signature = false;
 };
 
 // Per-dispatch parameters; the layout mirrors `RfPush` in
@@ -39,6 +42,7 @@ struct Megakernel {
   std::string target_name;  // as given; compiler messages use this name
   uint32_t max_len = 0;     // RF_MAX_LEN it was compiled with
   uint32_t local_size = 0;
+  bool signature = false;
 };
 
 // Compiles `target_source` (named `target_name` in messages). Errors:

@@ -18,6 +18,7 @@ shared uint sh_out_of_budget;
 
 // Runs the target once on rf_in[0, len).
 void rf_execute(uint len) {
+  rf_coverage_reset();
   rf_len = len;
   rf_fault_kind = 0u;
   rf_fault_code = 0u;
@@ -101,6 +102,7 @@ void rf_run_slot(uint slot, uint lane) {
   uint partner = ring[args + RF_ARG_PARTNER];
   uint stack = max(ring[args + RF_ARG_STACK], 1u);
   uint execs = 0u;
+  uint last_signature = 0u;
   uint pushed = 0u;
   uint new_bits = 0u;
   for (uint m = lane; m < count; m += RF_LOCAL_SIZE) {
@@ -113,13 +115,14 @@ void rf_run_slot(uint slot, uint lane) {
     if (ctrl[RF_RES_STOP] != 0u) break;
     rf_rng = rf_hash(seed ^ rf_hash(m ^ rf_hash(pc.seed + slot)));
     rf_rng_wide = rf_hash(seed ^ rf_hash((m - lane) ^ rf_hash(pc.seed + slot)));
-    uint len = rf_load(parent);
+    uint source = opcode == RF_OP_CALIBRATE ? parent + m : parent;
+    uint len = rf_load(source);
     len = rf_mutate(opcode, len, partner, stack);
     rf_execute(len);
     execs += 1u;
     new_bits += rf_new_bits;
     if (rf_fault_kind != 0u) {
-      pushed += rf_push_find(rf_fault_kind, slot, parent, opcode);
+      pushed += rf_push_find(rf_fault_kind, slot, source, opcode);
       if (atomicCompSwap(sh_fault, 0u, rf_fault_kind) == 0u) {
         sh_fault_code = rf_fault_code;
         sh_fault_aux = (rf_fault_kind << 24u) | lane;
@@ -128,9 +131,20 @@ void rf_run_slot(uint slot, uint lane) {
       atomicAdd(ctrl[RF_RES_FAULTS], 1u);
       break;
     }
-    if (rf_new_bits != 0u) {
-      pushed += rf_push_find(RF_FIND_NEW_COVERAGE, slot, parent, opcode);
+#ifdef RF_COVERAGE_SIGNATURE
+    uint signature = rf_signature();
+    RF_IF(signature != last_signature) {
+      last_signature = signature;
+      uint bit = signature & (RF_SEEN_BITS - 1u);
+      RF_IF(rf_mark(RF_RES_SEEN + (bit >> 5u), 1u << (bit & 31u)) != 0u) {
+        pushed += rf_push_find(RF_FIND_CANDIDATE, slot, source, opcode);
+      }
     }
+#else
+    if (rf_new_bits != 0u) {
+      pushed += rf_push_find(RF_FIND_NEW_COVERAGE, slot, source, opcode);
+    }
+#endif
   }
   atomicAdd(sh_execs, execs);
   atomicAdd(sh_finds, pushed);

@@ -318,7 +318,7 @@ uint rf_havoc_step(uint len) {
 
 // Mutates the loaded input according to the work kind; returns the length.
 uint rf_mutate(uint opcode, uint len, uint partner, uint stack) {
-  if (opcode == RF_OP_REPLAY) return len;
+  if (opcode == RF_OP_REPLAY || opcode == RF_OP_CALIBRATE) return len;
   uint n = 1u + rf_below_wide(stack);
   if (opcode == RF_OP_TRIM) {
     for (uint k = 0u; k < n; ++k) len = rf_mut_erase(len);

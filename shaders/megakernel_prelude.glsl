@@ -21,6 +21,13 @@
 
 layout(local_size_x = RF_LOCAL_SIZE) in;
 
+// Runs the following statement only where `cond` holds, and not at all when
+// no invocation needs it. lavapipe predicates if/else (both sides always
+// run, masked) but skips a loop that no invocation enters, so rare work
+// that touches memory is written as a one-trip loop. On GPUs it is an
+// ordinary branch. The statement must not use break/continue/return.
+#define RF_IF(cond) for (bool rf_once_ = (cond); rf_once_; rf_once_ = false)
+
 layout(std430, set = 0, binding = RF_BINDING_CONTROL) coherent buffer RfControl {
   uint ctrl[];
 };
@@ -118,10 +125,56 @@ uint rf_mark(uint w, uint bit) {
   return (old & bit) == 0u ? 1u : 0u;
 }
 
-// Instrumentation hook at the entry of every target basic block. One load
-// of the edge map in the common case; the site (block) map is only touched
-// when the edge is new, since a block reached for the first time is reached
-// through a new edge (up to edge-hash collisions, < 1% at 500 edges).
+// Coverage modes (chosen by the host when it builds the megakernel):
+//  * precise (default): every block checks its edge bit in the edge map
+//    with a plain load and sets it (and its block's bit) when new, counting
+//    the bits it set first in rf_new_bits;
+//  * signature (RF_COVERAGE_SIGNATURE): every block only folds its edge
+//    into a 256-bit Bloom filter in registers; the filter's hash (the
+//    execution's signature) is looked up once per execution in the seen
+//    table, and an unseen one makes the input a candidate that the host
+//    runs again on the precise build. For SIMD back ends such as lavapipe,
+//    where both sides of every branch run and each per-lane memory access
+//    is a scalarised gather, this keeps the target's blocks free of memory
+//    traffic.
+#ifdef RF_COVERAGE_SIGNATURE
+uint rf_bloom[8];
+
+void rf_bloom_add(uint h) {
+  uint index = h & 7u;
+  uint bit = 1u << ((h >> 3u) & 31u);
+  [[unroll]] for (uint k = 0u; k < 8u; ++k) {
+    rf_bloom[k] |= index == k ? bit : 0u;
+  }
+}
+
+uint rf_signature() {
+  uint h = 0x811C9DC5u;
+  [[unroll]] for (uint k = 0u; k < 8u; ++k) {
+    h = (h ^ rf_bloom[k]) * 0x01000193u;
+    h ^= h >> 15u;
+  }
+  return h;
+}
+
+void rf_coverage_reset() {
+  [[unroll]] for (uint k = 0u; k < 8u; ++k) rf_bloom[k] = 0u;
+}
+
+void rf_cov_hook() {
+  uint cur = rf_site & 0xFFFFu;
+  uint edge = (cur ^ rf_prev) & (RF_EDGE_MAP_BITS - 1u);
+  rf_prev = cur >> 1u;
+  uint h = edge * 0x9E3779B1u;
+  rf_bloom_add(h >> 8u);
+  rf_bloom_add(h >> 20u);
+}
+#else
+void rf_coverage_reset() {}
+
+// The block (site) map is only touched when the edge is new: a block
+// reached for the first time is reached through a new edge (up to
+// edge-hash collisions, < 1% at 500 edges).
 void rf_cov_hook() {
   uint cur = rf_site & 0xFFFFu;
   uint edge = (cur ^ rf_prev) & (RF_EDGE_MAP_BITS - 1u);
@@ -132,6 +185,7 @@ void rf_cov_hook() {
     rf_new_bits += 1u + rf_mark(RF_RES_SITE_MAP + (site >> 5u), 1u << (site & 31u));
   }
 }
+#endif
 
 // Instrumentation hook in every target loop header. Returns false once the
 // execution has used its loop budget; the instrumented header then leaves

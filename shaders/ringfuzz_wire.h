@@ -82,8 +82,10 @@
 #define RF_OP_CMP 11u        // compare-guided (input-to-state) replacement
 #define RF_OP_REPLAY 12u     // run the parent unchanged (replay, calibrate)
 #define RF_OP_TRIM 13u       // erase-only mutations (minimisation)
+#define RF_OP_CALIBRATE 14u  // run inputs parent .. parent+count-1 unmutated,
+                             // with precise coverage (candidate evaluation)
 #define RF_OP_FIRST_WORK 8u
-#define RF_OP_LAST_WORK 13u
+#define RF_OP_LAST_WORK 14u
 
 // Window class tags (arg1).
 #define RF_CLASS_REQUIRED 0u
@@ -123,7 +125,12 @@
 #define RF_SITE_MAP_BITS 32768u
 #define RF_SITE_MAP_WORDS 1024u
 #define RF_RES_SITE_MAP (RF_RES_EDGE_MAP + RF_EDGE_MAP_WORDS)
-#define RF_RES_END (RF_RES_SITE_MAP + RF_SITE_MAP_WORDS)
+// Seen-signature table (signature mode): one bit per hashed execution
+// signature, the set of edges an execution took folded in registers.
+#define RF_SEEN_BITS 1048576u
+#define RF_SEEN_WORDS 32768u
+#define RF_RES_SEEN (RF_RES_SITE_MAP + RF_SITE_MAP_WORDS)
+#define RF_RES_END (RF_RES_SEEN + RF_SEEN_WORDS)
 #define RF_CTRL_WORDS RF_RES_END
 
 // ---------------------------------------------------------------------------
@@ -144,6 +151,8 @@
 #define RF_FIND_CRASH 2u     // fz_crash(code)
 #define RF_FIND_OVERREAD 3u  // fz_byte(i) with i >= len; AUX = i
 #define RF_FIND_TIMEOUT 4u   // loop budget exhausted; AUX = steps
+#define RF_FIND_CANDIDATE 5u // signature mode: unseen execution signature,
+                             // to be run again with precise coverage
 
 // ---------------------------------------------------------------------------
 // Corpus buffer: RF_CORPUS_INDEX_WORDS(capacity) words of index, then data.
