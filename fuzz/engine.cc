@@ -129,8 +129,12 @@ int Engine::Fuzz(const std::vector<std::string>& dirs) {
   if (Verbose(1)) {
     out_ << FormatDoneLine(total_execs_, ElapsedSeconds()) << "\n";
   }
+  if (!reported_bugs_.empty()) {
+    out_ << "INFO: -keep_going: " << reported_bugs_.size()
+         << " distinct bug(s) found\n";
+  }
   PrintFinalStats();
-  return 0;
+  return bug_exit_code_;
 }
 
 std::optional<int> Engine::LoadDictionary() {
@@ -295,6 +299,10 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler) {
 std::optional<int> Engine::HandleFinds(const BatchResult& result) {
   for (const Find& find : result.finds) {
     std::optional<size_t> parent = corpus_.FindByExecutorIndex(find.parent);
+    if (IsBug(find.kind) && config_.keep_going) {
+      ReportBugAndContinue(find, parent ? corpus_.entry(*parent).sha1 : "");
+      continue;
+    }
     if (IsBug(find.kind)) {
       return ReportBugAndExit(find, {find.opcode},
                               parent ? corpus_.entry(*parent).sha1 : "",
@@ -368,6 +376,24 @@ void Engine::AttributeExecutions(const std::vector<WorkItem>& work,
     unsigned __int128 share = item.count;
     share = share * executed / requested;
     corpus_.RecordExecutions(*index, static_cast<uint64_t>(share));
+  }
+}
+
+void Engine::ReportBugAndContinue(const Find& find, std::string base_sha1) {
+  if (!reported_bugs_.insert({static_cast<int>(find.kind), find.code}).second) {
+    return;
+  }
+  BugReportRequest request;
+  request.find = &find;
+  request.pid = getpid();
+  request.opcodes = {find.opcode};
+  request.base_sha1 = std::move(base_sha1);
+  request.save_artifact = true;
+  ReportBug(request, work_dir_, out_);
+  if (bug_exit_code_ == 0) {
+    bug_exit_code_ = static_cast<int>(find.kind == Find::Kind::kTimeout
+                                          ? config_.timeout_exitcode
+                                          : config_.error_exitcode);
   }
 }
 

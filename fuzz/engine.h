@@ -30,6 +30,7 @@
 #include <cstdint>
 #include <optional>
 #include <ostream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -92,6 +93,8 @@ class Engine {
                            uint64_t requested, uint64_t executed);
   int ReportBugAndExit(const Find& find, std::vector<uint32_t> opcodes,
                        std::string base_sha1, bool save_artifact);
+  // -keep_going: reports `find` unless the same bug was reported before.
+  void ReportBugAndContinue(const Find& find, std::string base_sha1);
   int Fail(const absl::Status& status);
 
   uint64_t ElapsedSeconds();
@@ -112,6 +115,10 @@ class Engine {
   bool have_dictionary_ = false;
   uint64_t total_execs_ = 0;
   uint64_t new_units_ = 0;
+  // -keep_going: distinct bugs reported so far, as (kind, code), and the
+  // exit code of the first.
+  std::set<std::pair<int, uint32_t>> reported_bugs_;
+  int bug_exit_code_ = 0;
   uint64_t dropped_finds_ = 0;
   uint64_t unsaved_units_ = 0;  // new inputs the corpus dir did not take
 };

@@ -119,6 +119,7 @@ GpuExecutor::GpuExecutor(vk::Instance instance, vk::Device device,
       ring_(std::move(ring)),
       finds_(std::move(finds)),
       dict_(std::move(dict)),
+      push_flags_(options.keep_going ? RF_PUSH_KEEP_GOING : 0u),
       dispatch_timeout_(options.dispatch_timeout) {
   const vk::PhysicalDeviceInfo& info = device_.info();
   const uint32_t subgroup = std::max<uint32_t>(info.subgroup_size, 1);
@@ -317,6 +318,7 @@ absl::Status GpuExecutor::Drain(Program& program, uint32_t slot_count,
     push.exec_steps = exec_steps_;
     push.max_len = max_len_;
     push.mutation_bound = MutationStepBound(max_len_, max_stack);
+    push.flags = push_flags_;
     const uint32_t groups = std::min(slot_count, groups_);
     absl::Status submitted = program.dispatcher->Submit(
         absl::MakeConstSpan(reinterpret_cast<const uint8_t*>(&push),

@@ -33,6 +33,7 @@ struct GpuExecutorOptions {
   uint32_t exec_steps = 0;  // loop iterations per execution; 0 = device default
   uint32_t ring_slots = 0;  // 0 = device default
   bool coverage = true;     // see MegakernelOptions::coverage
+  bool keep_going = false;  // faults do not stop a batch (-keep_going)
   // How coverage is gathered during fuzzing batches (Execute and candidate
   // evaluation always use the precise build).
   enum class CoverageMode { kAuto, kPrecise, kSignature };
@@ -141,6 +142,7 @@ class GpuExecutor final : public Executor {
   uint32_t groups_ = 0;
   uint32_t epoch_ = 0;
   uint32_t max_len_ = 0;
+  uint32_t push_flags_ = 0;
   absl::Duration dispatch_timeout_;
 };
 

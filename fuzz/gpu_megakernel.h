@@ -35,6 +35,7 @@ struct MegakernelPush {
   uint32_t exec_steps = 0;
   uint32_t max_len = 0;
   uint32_t mutation_bound = 0;
+  uint32_t flags = 0;  // RF_PUSH_*
 };
 
 struct Megakernel {

@@ -103,6 +103,7 @@ void rf_run_slot(uint slot, uint lane) {
   uint stack = max(ring[args + RF_ARG_STACK], 1u);
   uint execs = 0u;
   uint last_signature = 0u;
+  bool faulted = false;
   uint pushed = 0u;
   uint new_bits = 0u;
   for (uint m = lane; m < count; m += RF_LOCAL_SIZE) {
@@ -122,14 +123,19 @@ void rf_run_slot(uint slot, uint lane) {
     execs += 1u;
     new_bits += rf_new_bits;
     if (rf_fault_kind != 0u) {
-      pushed += rf_push_find(rf_fault_kind, slot, source, opcode);
+      // One report per invocation and slot: the host deduplicates bugs.
+      if (!faulted) pushed += rf_push_find(rf_fault_kind, slot, source, opcode);
+      faulted = true;
       if (atomicCompSwap(sh_fault, 0u, rf_fault_kind) == 0u) {
         sh_fault_code = rf_fault_code;
         sh_fault_aux = (rf_fault_kind << 24u) | lane;
       }
-      atomicExchange(ctrl[RF_RES_STOP], 1u);
       atomicAdd(ctrl[RF_RES_FAULTS], 1u);
-      break;
+      if ((pc.flags & RF_PUSH_KEEP_GOING) == 0u) {
+        atomicExchange(ctrl[RF_RES_STOP], 1u);
+        break;
+      }
+      continue;
     }
 #ifdef RF_COVERAGE_SIGNATURE
     uint signature = rf_signature();

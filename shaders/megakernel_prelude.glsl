@@ -55,6 +55,7 @@ layout(push_constant) uniform RfPush {
   uint exec_steps;    // target loop iterations one execution may run
   uint max_len;       // runtime input length cap (<= RF_MAX_LEN)
   uint mutation_bound;  // worst-case loop iterations of one mutant's mutation
+  uint flags;         // RF_PUSH_*
 } pc;
 
 // ---------------------------------------------------------------------------

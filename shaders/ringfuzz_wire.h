@@ -165,6 +165,9 @@
 #define RF_DICT_MAX_BYTES 64u
 #define RF_DICT_ENTRY_WORDS 17u
 
+// Push-constant flags of the megakernel (RfPush.flags).
+#define RF_PUSH_KEEP_GOING 1u  // a fault does not stop the dispatch
+
 // Descriptor bindings of the megakernel (set 0).
 #define RF_BINDING_CONTROL 0
 #define RF_BINDING_RING 1

@@ -17,6 +17,7 @@ absl::StatusOr<std::unique_ptr<Executor>> MakeGpuExecutor(Config& config,
   options.target_path = config.target;
   options.device = config.device;
   options.validation = config.validation;
+  options.keep_going = config.keep_going;
   options.max_len = static_cast<uint32_t>((config.max_len + 3) / 4 * 4);
   absl::StatusOr<std::unique_ptr<GpuExecutor>> executor =
       GpuExecutor::Create(options);
