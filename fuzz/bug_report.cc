@@ -17,6 +17,9 @@ std::string DescribeBug(const Find& find) {
                           find.aux);
     case Find::Kind::kTimeout:
       return absl::StrCat("timeout after ", find.aux, " loop steps");
+    case Find::Kind::kOutOfBounds:
+      return absl::StrCat("out-of-bounds: local array index ", find.code,
+                          " with length ", find.aux);
     case Find::Kind::kNewCoverage:
       break;
   }
@@ -31,6 +34,8 @@ std::string BugCategory(const Find& find) {
       return "input-overread";
     case Find::Kind::kTimeout:
       return "timeout";
+    case Find::Kind::kOutOfBounds:
+      return "out-of-bounds";
     case Find::Kind::kNewCoverage:
       break;
   }
@@ -94,9 +99,18 @@ std::string PlainHex(ByteSpan data) {
 bool ReportBug(const BugReportRequest& request, const WorkDir& work_dir,
                std::ostream& out) {
   const Find& find = *request.find;
-  out << "==" << request.pid << "== ERROR: ringfuzz: " << DescribeBug(find)
+  // The sanitizers' layout, so that CI tools that parse their reports read
+  // ours: ==PID==ERROR: line, one frame, SUMMARY: kind FILE:LINE in FUNC.
+  out << "==" << request.pid << "==ERROR: ringfuzz: " << DescribeBug(find)
       << "\n";
-  out << "SUMMARY: ringfuzz: " << BugCategory(find) << "\n";
+  std::string location;
+  if (!find.file.empty()) {
+    location = absl::StrCat(" ", find.file, ":", find.line, " in ",
+                            find.function);
+    out << absl::StrFormat("    #0 0x%08x in %s %s:%u\n", find.line,
+                           find.function, find.file, find.line);
+  }
+  out << "SUMMARY: ringfuzz: " << BugCategory(find) << location << "\n";
   if (!request.save_artifact) return true;
 
   std::string base = request.base_sha1.empty() ? std::string(kSha1HexChars, '0')

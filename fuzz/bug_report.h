@@ -1,7 +1,7 @@
 // Reporting a bug the way sanitizers and libFuzzer do, so that crash
 // triage tools recognise it:
 //
-//   ==1234== ERROR: ringfuzz: fz_crash(code=7)
+//   ==1234==ERROR: ringfuzz: fz_crash(code=7)
 //   SUMMARY: ringfuzz: fz_crash(code=7)
 //   MS: 1 havoc-; base unit: <sha1 of the parent>
 //   0x46,0x55,0x5a,0x21,

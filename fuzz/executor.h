@@ -36,14 +36,19 @@ struct WorkItem {
 
 // Something an execution produced that the host must keep.
 struct Find {
-  enum class Kind { kNewCoverage, kCrash, kOverread, kTimeout };
+  enum class Kind { kNewCoverage, kCrash, kOverread, kTimeout, kOutOfBounds };
   Kind kind = Kind::kNewCoverage;
   Bytes data;             // the input that was executed
   uint32_t parent = 0;    // corpus index it was mutated from
   uint32_t opcode = 0;    // work kind that produced it
-  uint32_t code = 0;      // fz_crash code; overread: the index read
-  uint32_t aux = 0;       // overread: the input length; timeout: steps
+  uint32_t code = 0;      // fz_crash code; overread, out-of-bounds: index
+  uint32_t aux = 0;       // overread: input length; out-of-bounds: array
+                          // length; timeout: loop steps
   uint32_t new_bits = 0;  // coverage bits this execution set first
+  // Where a bug was reported in the target source ("" / 0 when unknown).
+  std::string function;
+  std::string file;
+  uint32_t line = 0;
 };
 
 // Returns true iff `kind` is a bug report (anything but new coverage).

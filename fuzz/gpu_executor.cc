@@ -34,6 +34,7 @@ Find::Kind KindOf(uint32_t raw) {
     case RF_FIND_CRASH: return Find::Kind::kCrash;
     case RF_FIND_OVERREAD: return Find::Kind::kOverread;
     case RF_FIND_TIMEOUT: return Find::Kind::kTimeout;
+    case RF_FIND_OUT_OF_BOUNDS: return Find::Kind::kOutOfBounds;
     default: return Find::Kind::kNewCoverage;
   }
 }
@@ -284,6 +285,16 @@ void GpuExecutor::CollectFinds(BatchResult& result,
     find.code = entry[RF_FIND_CODE];
     find.aux = entry[RF_FIND_AUX];
     find.new_bits = entry[RF_FIND_NEW_BITS];
+    if (IsBug(find.kind)) {
+      const std::vector<SiteLocation>& locations =
+          precise_->kernel.module.locations;
+      const uint32_t loc = entry[RF_FIND_SITE];
+      if (loc < locations.size() && locations[loc].line != 0) {
+        find.function = locations[loc].function;
+        find.file = locations[loc].file;
+        find.line = locations[loc].line;
+      }
+    }
     if (entry[RF_FIND_KIND] == RF_FIND_CANDIDATE) {
       candidates.push_back(std::move(find));
     } else {

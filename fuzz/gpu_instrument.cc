@@ -1,8 +1,10 @@
 #include "fuzz/gpu_instrument.h"
 
+#define SPV_ENABLE_UTILITY_CODE
 #include <spirv/unified1/spirv.hpp11>
 
 #include <map>
+#include <tuple>
 #include <string>
 #include <utility>
 #include <vector>
@@ -110,18 +112,42 @@ class Instrumenter {
         case spv::Op::OpFunction:
           fn_result_type_[w[2]] = w[1];
           break;
+        case spv::Op::OpTypeArray:
+          array_types_[w[1]] = {w[2], w[3]};
+          break;
+        case spv::Op::OpTypeStruct:
+          struct_members_[w[1]].assign(w.begin() + 2, w.end());
+          break;
+        case spv::Op::OpTypeInt:
+          int_types_[w[1]] = {w[2], w[3]};
+          break;
+        case spv::Op::OpConstant:
+          constants_value_[w[2]] = w[3];
+          break;
         default:
           break;
       }
+      bool has_result = false, has_type = false;
+      spv::HasResultAndType(inst.op, &has_result, &has_type);
+      if (has_result && has_type && w.size() > 2) result_type_[w[2]] = w[1];
+      if (inst.op == spv::Op::OpTypePointer) storage_[w[1]] = w[2];
     }
     for (const auto& [id, name] : names_) {
       if (name == "rf_site") site_var_ = id;
+      if (name == "rf_bounds_index") bounds_index_var_ = id;
+      if (name == "rf_loc") loc_var_ = id;
+      if (absl::StartsWith(name, "fz_crash(")) fz_crash_ = id;
+      if (absl::StartsWith(name, "fz_byte(")) fz_byte_ = id;
+      if (name == "rf_bounds_length") bounds_length_var_ = id;
+      if (absl::StartsWith(name, "rf_bounds_hook(")) bounds_hook_ = id;
       if (absl::StartsWith(name, "rf_cov_hook(")) cov_hook_ = id;
       if (absl::StartsWith(name, "rf_loop_hook(")) loop_hook_ = id;
     }
-    if (site_var_ == 0 || cov_hook_ == 0 || loop_hook_ == 0) {
+    if (site_var_ == 0 || cov_hook_ == 0 || loop_hook_ == 0 ||
+        bounds_hook_ == 0 || bounds_index_var_ == 0 ||
+        bounds_length_var_ == 0 || loc_var_ == 0) {
       return absl::InvalidArgumentError(
-          "the megakernel module lacks rf_site/rf_cov_hook/rf_loop_hook "
+          "the megakernel module lacks its instrumentation hooks "
           "(compile with debug names; do not strip the module)");
     }
     uint_type_ = pointee_[var_type_[site_var_]];
@@ -162,8 +188,11 @@ class Instrumenter {
                                   const std::string& fn_name) {
     std::vector<Inst> out;
     out.reserve(fn.size() * 2);
-    std::string file;
-    uint32_t line = 0;
+    std::string& file = file_;
+    uint32_t& line = line_;
+    function_ = SourceName(fn_name);
+    file.clear();
+    line = 0;
     size_t i = 0;
     while (i < fn.size()) {
       if (fn[i].op == spv::Op::OpLine) {
@@ -225,11 +254,85 @@ class Instrumenter {
           ++i;  // the terminator was emitted by GuardLoop
           continue;
         }
+        if (fn[i].op == spv::Op::OpAccessChain ||
+            fn[i].op == spv::Op::OpInBoundsAccessChain) {
+          out.push_back(BoundsCheck(fn[i], out));
+          continue;
+        }
+        if (fn[i].op == spv::Op::OpFunctionCall &&
+            (fn[i].words[3] == fz_crash_ || fn[i].words[3] == fz_byte_)) {
+          MarkLocation(out);
+        }
         out.push_back(fn[i]);
       }
     }
     fn = std::move(out);
     return absl::OkStatus();
+  }
+
+  // Emits `rf_loc = <index of the current source location>`: the location a
+  // fault reported by the next hook or dialect call is attributed to.
+  void MarkLocation(std::vector<Inst>& out) {
+    const SiteLocation loc{function_, file_, line_};
+    const auto key = std::make_tuple(loc.function, loc.file, loc.line);
+    auto [it, inserted] =
+        location_ids_.emplace(key, static_cast<uint32_t>(locations_.size()));
+    if (inserted) locations_.push_back(loc);
+    out.push_back(Make(spv::Op::OpStore, {loc_var_, Constant(it->second)}));
+  }
+
+  // Emits, for every dynamic index into a local (Function) array along the
+  // access chain, a call of rf_bounds_hook() on the index and the array's
+  // length, and returns the chain with those indices replaced by the
+  // hook's always-in-bounds result.
+  Inst BoundsCheck(Inst chain, std::vector<Inst>& out) {
+    const uint32_t base = chain.words[3];
+    auto pointer = result_type_.find(base);
+    if (pointer == result_type_.end()) return chain;
+    if (storage_[pointer->second] !=
+        static_cast<uint32_t>(spv::StorageClass::Function)) {
+      return chain;
+    }
+    uint32_t type = pointee_[pointer->second];
+    for (size_t k = 4; k < chain.words.size(); ++k) {
+      const uint32_t index = chain.words[k];
+      if (auto array = array_types_.find(type); array != array_types_.end()) {
+        const uint32_t length = constants_value_[array->second.second];
+        if (constants_value_.count(index) == 0) {
+          uint32_t as_uint = index;
+          auto index_type = int_types_.find(result_type_[index]);
+          if (index_type == int_types_.end() ||
+              index_type->second.first != 32) {
+            break;  // not a 32-bit integer index: leave the chain alone
+          }
+          if (result_type_[index] != uint_type_) {
+            as_uint = NewId();
+            out.push_back(Make(spv::Op::OpBitcast, {uint_type_, as_uint, index}));
+          }
+          MarkLocation(out);
+          out.push_back(Make(spv::Op::OpStore, {bounds_index_var_, as_uint}));
+          out.push_back(
+              Make(spv::Op::OpStore, {bounds_length_var_, Constant(length)}));
+          const uint32_t safe = NewId();
+          out.push_back(Make(spv::Op::OpFunctionCall,
+                             {uint_type_, safe, bounds_hook_}));
+          chain.words[k] = safe;
+          ++bounds_checks_;
+        }
+        type = array->second.first;
+      } else if (auto members = struct_members_.find(type);
+                 members != struct_members_.end()) {
+        auto member = constants_value_.find(index);
+        if (member == constants_value_.end() ||
+            member->second >= members->second.size()) {
+          break;
+        }
+        type = members->second[member->second];
+      } else {
+        break;  // vectors, matrices: no array bound to check
+      }
+    }
+    return chain;
   }
 
   // Emits: ok = rf_loop_hook(); the merge instruction; a terminator that
@@ -239,6 +342,7 @@ class Instrumenter {
     ++loops_;
     const uint32_t merge = merge_inst.words[1];
     const uint32_t ok = NewId();
+    MarkLocation(out);
     out.push_back(Make(spv::Op::OpFunctionCall, {bool_type_, ok, loop_hook_}));
     bool guardable = !BlockHasPhi(fn, merge);
     if (guardable && terminator.op == spv::Op::OpBranch) {
@@ -327,6 +431,8 @@ class Instrumenter {
     module.sites = std::move(sites_);
     module.loops = loops_;
     module.unguarded_loops = unguarded_;
+    module.bounds_checks = bounds_checks_;
+    module.locations = std::move(locations_);
     return module;
   }
 
@@ -339,6 +445,20 @@ class Instrumenter {
   std::map<uint32_t, uint32_t> pointee_;
   std::map<uint32_t, uint32_t> var_type_;
   std::map<uint32_t, uint32_t> fn_result_type_;
+  std::map<uint32_t, uint32_t> result_type_;   // id -> its type
+  std::map<uint32_t, uint32_t> storage_;       // pointer type -> class
+  std::map<uint32_t, std::pair<uint32_t, uint32_t>> array_types_;  // elem, len
+  std::map<uint32_t, std::vector<uint32_t>> struct_members_;
+  std::map<uint32_t, std::pair<uint32_t, uint32_t>> int_types_;  // width, sign
+  std::map<uint32_t, uint32_t> constants_value_;  // 32-bit OpConstant values
+  uint32_t bounds_hook_ = 0, bounds_index_var_ = 0, bounds_length_var_ = 0;
+  uint32_t bounds_checks_ = 0;
+  uint32_t loc_var_ = 0, fz_crash_ = 0, fz_byte_ = 0;
+  std::string function_, file_;  // where the walk is, for MarkLocation
+  uint32_t line_ = 0;
+  std::vector<SiteLocation> locations_;
+  std::map<std::tuple<std::string, std::string, uint32_t>, uint32_t>
+      location_ids_;
   uint32_t bound_ = 0;
   uint32_t site_var_ = 0, cov_hook_ = 0, loop_hook_ = 0;
   uint32_t uint_type_ = 0, void_type_ = 0, bool_type_ = 0;

@@ -8,7 +8,11 @@
 //     records the block and the (previous block, block) edge;
 //   * in every loop header it calls `rf_loop_hook()` and, when that returns
 //     false, leaves the loop through its merge block: the per-execution loop
-//     budget that bounds hangs and dispatch length.
+//     budget that bounds hangs and dispatch length;
+//   * before every access to a local array of the target with a dynamic
+//     index it calls `rf_bounds_hook()`, which reports an index past the
+//     array's length as an out-of-bounds fault and substitutes an in-bounds
+//     one, so a target cannot touch memory outside its arrays.
 // Target functions are all functions except `main`, `fz_byte`, `fz_crash`
 // and those whose names start with `rf_` (reserved for ringfuzz).
 #ifndef RINGFUZZ_FUZZ_GPU_INSTRUMENT_H_
@@ -32,10 +36,15 @@ struct SiteLocation {
 
 struct InstrumentedModule {
   std::vector<uint32_t> spirv;
-  // sites[i] is the location of site i (bit i of the site map).
+  // sites[i] is the location of site i (bit i of the site map): the first
+  // line of its basic block.
   std::vector<SiteLocation> sites;
+  // locations[i]: the source location of fault-capable call i (fz_crash,
+  // fz_byte, array accesses, loop headers); faults report rf_loc's value.
+  std::vector<SiteLocation> locations;
   uint32_t loops = 0;           // loop headers given a budget check
   uint32_t unguarded_loops = 0;  // loop headers counted but not guarded
+  uint32_t bounds_checks = 0;    // array indices checked
 };
 
 struct InstrumentOptions {

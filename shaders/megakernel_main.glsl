@@ -23,6 +23,7 @@ void rf_execute(uint len) {
   rf_fault_kind = 0u;
   rf_fault_code = 0u;
   rf_fault_aux = 0u;
+  rf_fault_site = 0u;
   rf_prev = 0u;
   rf_new_bits = 0u;
   rf_exec_steps = 0u;
@@ -46,6 +47,7 @@ uint rf_push_find(uint kind, uint slot, uint parent, uint opcode) {
   finds[base + RF_FIND_CODE] = rf_fault_code;
   finds[base + RF_FIND_AUX] = rf_fault_aux;
   finds[base + RF_FIND_NEW_BITS] = rf_new_bits;
+  finds[base + RF_FIND_SITE] = rf_fault_site;
   uint words = (rf_len + 3u) >> 2u;
   for (uint w = 0u; w < words; ++w) {
     uint keep = (w + 1u) * 4u <= rf_len ? 0xFFFFFFFFu
@@ -186,6 +188,7 @@ void main() {
   if (pc.seed == 0xFFFFFFFFu && pc.step_budget == 0xFFFFFFFFu) {
     rf_cov_hook();
     if (!rf_loop_hook()) rf_site = 1u;
+    rf_site += rf_bounds_hook() + rf_loc;
   }
   for (;;) {
     if (lane == 0u) {

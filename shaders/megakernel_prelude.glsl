@@ -65,6 +65,9 @@ uint rf_len;               // its length in bytes
 uint rf_fault_kind;        // 0 or RF_FIND_*: first bug report wins
 uint rf_fault_code;
 uint rf_fault_aux;
+uint rf_fault_site;        // location (rf_loc) that reported it
+uint rf_loc;               // written by instrumentation before each call
+                           // that may report a fault: its source location
 uint rf_prev;              // previous block's edge hash (AFL-style)
 uint rf_new_bits;          // coverage bits this execution set first
 uint rf_site;              // written by instrumentation: site << 16 | hash16
@@ -102,6 +105,7 @@ uint fz_byte(uint i) {
       rf_fault_kind = RF_FIND_OVERREAD;
       rf_fault_code = i;
       rf_fault_aux = rf_len;
+      rf_fault_site = rf_loc;
     }
     return 0u;
   }
@@ -114,6 +118,7 @@ void fz_crash(uint code) {
     rf_fault_kind = RF_FIND_CRASH;
     rf_fault_code = code;
     rf_fault_aux = 0u;
+    rf_fault_site = rf_loc;
   }
 }
 
@@ -198,6 +203,26 @@ bool rf_loop_hook() {
     rf_fault_kind = RF_FIND_TIMEOUT;
     rf_fault_code = 0u;
     rf_fault_aux = rf_exec_steps;
+    rf_fault_site = rf_loc;
   }
   return false;
+}
+
+// Instrumentation hook before every dynamically indexed access to a local
+// array of the target: rf_bounds_index is the index, rf_bounds_length the
+// array's length. Returns an index that is always in bounds (0 for a bad
+// one), so a target can never touch memory outside its own arrays; a bad
+// index is reported as an out-of-bounds fault.
+uint rf_bounds_index;
+uint rf_bounds_length;
+
+uint rf_bounds_hook() {
+  if (rf_bounds_index < rf_bounds_length) return rf_bounds_index;
+  if (rf_fault_kind == 0u) {
+    rf_fault_kind = RF_FIND_OUT_OF_BOUNDS;
+    rf_fault_code = rf_bounds_index;
+    rf_fault_aux = rf_bounds_length;
+    rf_fault_site = rf_loc;
+  }
+  return 0u;
 }

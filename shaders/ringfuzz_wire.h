@@ -141,18 +141,21 @@
 #define RF_FIND_PARENT 2u    // corpus index of the parent
 #define RF_FIND_OPCODE 3u    // work kind that produced it
 #define RF_FIND_LEN 4u       // input length in bytes
-#define RF_FIND_CODE 5u      // fz_crash code / fault detail
-#define RF_FIND_AUX 6u       // overread index, ...
+#define RF_FIND_CODE 5u      // fz_crash code; overread/out-of-bounds: index
+#define RF_FIND_AUX 6u       // overread: input length; out-of-bounds: array
+                             // length; timeout: loop steps
 #define RF_FIND_NEW_BITS 7u  // coverage bits this input set first
-#define RF_FIND_HEADER_WORDS 8u
+#define RF_FIND_SITE 8u      // source location index of a fault (rf_loc)
+#define RF_FIND_HEADER_WORDS 9u
 #define RF_FIND_WORDS(max_words) (RF_FIND_HEADER_WORDS + (max_words))
 
 #define RF_FIND_NEW_COVERAGE 1u
 #define RF_FIND_CRASH 2u     // fz_crash(code)
-#define RF_FIND_OVERREAD 3u  // fz_byte(i) with i >= len; AUX = i
+#define RF_FIND_OVERREAD 3u  // fz_byte(i) with i >= len
 #define RF_FIND_TIMEOUT 4u   // loop budget exhausted; AUX = steps
 #define RF_FIND_CANDIDATE 5u // signature mode: unseen execution signature,
                              // to be run again with precise coverage
+#define RF_FIND_OUT_OF_BOUNDS 6u  // local array index >= its length
 
 // ---------------------------------------------------------------------------
 // Corpus buffer: RF_CORPUS_INDEX_WORDS(capacity) words of index, then data.

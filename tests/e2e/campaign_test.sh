@@ -22,7 +22,7 @@ fail() { echo "FAIL: $*"; echo "--- log"; tail -40 "$work/log"; exit 1; }
 rc=$?
 [ $rc -eq 77 ] || fail "ringfuzz exited $rc, expected 77 (bug found) within $max_runs runs"
 grep -q "INITED cov:" "$work/log" || fail "no INITED status line"
-grep -q "==[0-9]*== ERROR: ringfuzz:" "$work/log" || fail "no sanitizer-style report"
+grep -q "==[0-9]*==ERROR: ringfuzz:" "$work/log" || fail "no sanitizer-style report"
 
 shopt -s nullglob
 artifacts=("$work"/artifacts/crash-*)

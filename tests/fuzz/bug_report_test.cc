@@ -75,7 +75,7 @@ TEST(BugReportTest, GoldenReportWithArtifact) {
   std::string sha1 = Sha1Hex(find.data);
   std::string path = dir.path() + "/crash-" + sha1;
   EXPECT_EQ(out.str(),
-            "==1234== ERROR: ringfuzz: fz_crash(code=7)\n"
+            "==1234==ERROR: ringfuzz: fz_crash(code=7)\n"
             "SUMMARY: ringfuzz: fz_crash(code=7)\n"
             "MS: 1 havoc-; base unit: " +
                 std::string(40, 'a') +
@@ -101,7 +101,7 @@ TEST(BugReportTest, SeedsHaveNoBaseUnitAndLongInputsAreNotInlined) {
   std::ostringstream out;
   EXPECT_TRUE(ReportBug(request, work_dir, out));
   EXPECT_EQ(out.str(),
-            "==1== ERROR: ringfuzz: timeout after 9 loop steps\n"
+            "==1==ERROR: ringfuzz: timeout after 9 loop steps\n"
             "SUMMARY: ringfuzz: timeout\n"
             "MS: 0 ; base unit: 0000000000000000000000000000000000000000\n"
             "artifact_prefix=''; Test unit written to " +
@@ -118,8 +118,30 @@ TEST(BugReportTest, RunningFilesPrintsOnlyTheError) {
   std::ostringstream out;
   EXPECT_TRUE(ReportBug(request, WorkDir("", "/nonexistent/", ""), out));
   EXPECT_EQ(out.str(),
-            "==3== ERROR: ringfuzz: fz_crash(code=7)\n"
+            "==3==ERROR: ringfuzz: fz_crash(code=7)\n"
             "SUMMARY: ringfuzz: fz_crash(code=7)\n");
+}
+
+TEST(BugReportTest, SourceLocationIsPrintedAsAFrameAndInTheSummary) {
+  Find find = Crash("x");
+  find.kind = Find::Kind::kOutOfBounds;
+  find.code = 70;
+  find.aux = 64;
+  find.function = "decode_block";
+  find.file = "shaders/targets/lz_block.fz";
+  find.line = 88;
+  BugReportRequest request;
+  request.find = &find;
+  request.pid = 5;
+  request.save_artifact = false;
+  std::ostringstream out;
+  EXPECT_TRUE(ReportBug(request, WorkDir("", "/nonexistent/", ""), out));
+  EXPECT_EQ(out.str(),
+            "==5==ERROR: ringfuzz: out-of-bounds: local array index 70 with "
+            "length 64\n"
+            "    #0 0x00000058 in decode_block shaders/targets/lz_block.fz:88\n"
+            "SUMMARY: ringfuzz: out-of-bounds shaders/targets/lz_block.fz:88 in "
+            "decode_block\n");
 }
 
 // The finding must survive a failed artifact write: the whole input is in

@@ -90,7 +90,7 @@ TEST(EngineTest, FindsTheMagicWritesTheArtifactAndExitsWithErrorCode) {
   EXPECT_LT(run.executions, 2000000u);
   std::string pid = std::to_string(getpid());
   EXPECT_THAT(run.log, HasSubstr("==" + pid +
-                                 "== ERROR: ringfuzz: fz_crash(code=7)\n"
+                                 "==ERROR: ringfuzz: fz_crash(code=7)\n"
                                  "SUMMARY: ringfuzz: fz_crash(code=7)\n"));
   EXPECT_THAT(run.log, ContainsRegex("MS: 1 (havoc|splice)-; base unit: "
                                      "[0-9a-f]{40}\n"));
@@ -282,7 +282,7 @@ TEST(EngineTest, RunningFilesReportsAndExits) {
   EXPECT_EQ(crash.code, 77);
   EXPECT_THAT(crash.log, HasSubstr("Running: " + dir.Sub("crash") +
                                    "\n==" + std::to_string(getpid()) +
-                                   "== ERROR: ringfuzz: fz_crash(code=7)\n"
+                                   "==ERROR: ringfuzz: fz_crash(code=7)\n"
                                    "SUMMARY: ringfuzz: fz_crash(code=7)\n"));
   EXPECT_THAT(crash.log, Not(HasSubstr("Executed " + dir.Sub("crash"))));
   EXPECT_THAT(ListDir(dir.path()), ElementsAre("crash", "ok1", "ok2"));

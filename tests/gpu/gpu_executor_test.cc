@@ -66,6 +66,36 @@ TEST(GpuExecutorTest, OverreadIsReportedWithIndexAndLength) {
   EXPECT_EQ(r->finds[0].aux, 4u);
 }
 
+TEST(GpuExecutorTest, OutOfBoundsLocalArrayIsAFaultWithSourceLocation) {
+  auto executor = MakeExecutor("oob.fz");
+  ASSERT_NE(executor, nullptr);
+  EXPECT_GT(executor->kernel().module.bounds_checks, 0u);
+  absl::StatusOr<BatchResult> fine = executor->Execute(Bytes{7});
+  ASSERT_TRUE(fine.ok()) << fine.status();
+  for (const Find& f : fine->finds) EXPECT_FALSE(IsBug(f.kind));
+  absl::StatusOr<BatchResult> r = executor->Execute(Bytes{200});
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->finds.size(), 1u);
+  EXPECT_EQ(r->finds[0].kind, Find::Kind::kOutOfBounds);
+  EXPECT_EQ(r->finds[0].code, 200u);  // the index
+  EXPECT_EQ(r->finds[0].aux, 8u);     // the array's length
+  EXPECT_EQ(r->finds[0].function, "fill");
+  EXPECT_EQ(r->finds[0].line, 7u);
+  EXPECT_NE(r->finds[0].file.find("oob.fz"), std::string::npos);
+  EXPECT_EQ(executor->validation_messages(), 0u)
+      << executor->last_validation_message();
+}
+
+TEST(GpuExecutorTest, CrashNamesItsSourceLine) {
+  auto executor = MakeExecutor("magic.fz");
+  ASSERT_NE(executor, nullptr);
+  absl::StatusOr<BatchResult> crash = executor->Execute(Str("FUZ!"));
+  ASSERT_TRUE(crash.ok());
+  ASSERT_EQ(crash->finds.size(), 1u);
+  EXPECT_EQ(crash->finds[0].function, "fz_target");
+  EXPECT_EQ(crash->finds[0].line, 15u);
+}
+
 TEST(GpuExecutorTest, InfiniteLoopBecomesTimeout) {
   auto executor = MakeExecutor("hang.fz");
   ASSERT_NE(executor, nullptr);
