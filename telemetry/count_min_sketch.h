@@ -23,6 +23,9 @@ inline constexpr uint64_t kCountMinRowGamma = 0x9E3779B97F4A7C15u;
 
 // The SplitMix64 output finalizer (variant 13 of Stafford's mix): the
 // generator's step without the increment. A bijection on u64.
+// wire-protocol.md names the finalizer alone; the original runtime's hash
+// function added the increment before mixing, so its sketches bucket
+// differently and are not mergeable with these.
 constexpr uint64_t SplitMix64Finalize(uint64_t z) {
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;

@@ -1,4 +1,4 @@
-// Test helpers that lay out control and ring buffers the way the GPU writes
+// Test utilities that lay out control and ring buffers the way the GPU writes
 // them (little-endian u32 words), using the layout of shaders/ringfuzz_wire.h.
 #ifndef RINGFUZZ_TESTS_TELEMETRY_WIRE_BUILDER_H_
 #define RINGFUZZ_TESTS_TELEMETRY_WIRE_BUILDER_H_
