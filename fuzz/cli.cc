@@ -2,11 +2,26 @@
 
 #include <algorithm>
 
+#include "absl/strings/str_cat.h"
+#include "corpus/atomic_file.h"
 #include "corpus/corpus_dir.h"
 #include "fuzz/engine.h"
 #include "fuzz/flag_parser.h"
 
 namespace ringfuzz {
+
+absl::Status WriteCoverageReport(const Executor& executor,
+                                 const std::string& path) {
+  absl::StatusOr<std::vector<LineCoverage>> lines = executor.Lines();
+  if (!lines.ok()) return lines.status();
+  std::string text;
+  for (const LineCoverage& line : *lines) {
+    absl::StrAppend(&text, line.file, ":", line.line, " ", line.covered ? 1 : 0,
+                    "\n");
+  }
+  return WriteFileAtomically(
+      path, ByteSpan(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+}
 
 size_t AutomaticMaxLen(size_t largest_input) {
   return std::max<size_t>(64, (largest_input + 3) / 4 * 4);
@@ -44,7 +59,15 @@ int RunCommandLine(absl::Span<const std::string> args,
     return kErrorExit;
   }
   Engine engine(config, **executor, out);
-  return engine.Run(parsed->positional);
+  const int code = engine.Run(parsed->positional);
+  if (!config.coverage_report.empty()) {
+    if (absl::Status s = WriteCoverageReport(**executor, config.coverage_report);
+        !s.ok()) {
+      out << "ERROR: " << s.message() << "\n";
+      return code == 0 ? kErrorExit : code;
+    }
+  }
+  return code;
 }
 
 }  // namespace ringfuzz

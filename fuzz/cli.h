@@ -27,6 +27,10 @@ namespace ringfuzz {
 using ExecutorFactory =
     std::function<absl::StatusOr<std::unique_ptr<Executor>>(Config& config)>;
 
+// Writes executor.Lines() to `path` as "<file>:<line> <0|1>" lines.
+absl::Status WriteCoverageReport(const Executor& executor,
+                                 const std::string& path);
+
 // Returns the automatic -max_len for inputs of at most `largest_input`
 // bytes: max(64, largest_input rounded up to a multiple of 4).
 size_t AutomaticMaxLen(size_t largest_input);

@@ -67,6 +67,14 @@ struct CoverageSummary {
   uint64_t features = 0;  // "ft:" distinct features (edges, ...)
 };
 
+// One source line of the target that has instrumentation, and whether any
+// execution so far reached it.
+struct LineCoverage {
+  std::string file;
+  uint32_t line = 0;
+  bool covered = false;
+};
+
 class Executor {
  public:
   virtual ~Executor() = default;
@@ -92,6 +100,13 @@ class Executor {
 
   // Largest input the executor can run, in bytes.
   virtual size_t max_len() const = 0;
+
+  // Source lines of the target that carry instrumentation, sorted by file
+  // and line, with whether they were reached. Unimplemented by executors
+  // that have no source mapping.
+  virtual absl::StatusOr<std::vector<LineCoverage>> Lines() const {
+    return absl::UnimplementedError("this executor has no line coverage");
+  }
 };
 
 }  // namespace ringfuzz

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <utility>
 
 #include "absl/status/status.h"
@@ -483,6 +484,24 @@ std::vector<bool> GpuExecutor::CoveredSites() const {
     covered[i] = (ctrl[RF_RES_SITE_MAP + i / 32] >> (i % 32)) & 1u;
   }
   return covered;
+}
+
+absl::StatusOr<std::vector<LineCoverage>> GpuExecutor::Lines() const {
+  const std::vector<SiteLocation>& sites = kernel().module.sites;
+  const std::vector<bool> covered = CoveredSites();
+  std::map<std::pair<std::string, uint32_t>, bool> lines;
+  for (size_t i = 0; i < sites.size(); ++i) {
+    for (uint32_t line : sites[i].lines) {
+      bool& reached = lines[{sites[i].file, line}];
+      reached = reached || covered[i];
+    }
+  }
+  std::vector<LineCoverage> out;
+  out.reserve(lines.size());
+  for (const auto& [key, reached] : lines) {
+    out.push_back({key.first, key.second, reached});
+  }
+  return out;
 }
 
 absl::Span<const uint8_t> GpuExecutor::ring_bytes() const {

@@ -63,6 +63,7 @@ class GpuExecutor final : public Executor {
   absl::StatusOr<BatchResult> Execute(ByteSpan input) override;
   CoverageSummary Coverage() const override;
   size_t max_len() const override { return max_len_; }
+  absl::StatusOr<std::vector<LineCoverage>> Lines() const override;
 
   BatchShape PreferredBatch() const;
   // One line naming the device, e.g. "llvmpipe (...) [cpu, lavapipe, ...]".

@@ -220,15 +220,22 @@ class Instrumenter {
         }
         out.push_back(fn[i++]);
       }
-      // The block's own first line, if it has one later on.
-      SiteLocation loc{SourceName(fn_name), file, line};
+      // The block's own first line, if it has one later on, and every line
+      // of that file the block's instructions carry.
+      SiteLocation loc{SourceName(fn_name), file, line, {}};
+      bool first = true;
       for (size_t j = i; j < block_end; ++j) {
-        if (fn[j].op == spv::Op::OpLine) {
+        if (fn[j].op != spv::Op::OpLine) continue;
+        if (first) {
           loc.file = strings_[fn[j].words[1]];
           loc.line = fn[j].words[2];
-          break;
+          first = false;
+        }
+        if (strings_[fn[j].words[1]] == loc.file) {
+          loc.lines.push_back(fn[j].words[2]);
         }
       }
+      if (loc.line != 0 && loc.lines.empty()) loc.lines.push_back(loc.line);
       const uint32_t site = static_cast<uint32_t>(sites_.size());
       if (site >= RF_SITE_MAP_BITS) {
         return absl::InvalidArgumentError(absl::StrCat(
@@ -273,7 +280,7 @@ class Instrumenter {
   // Emits `rf_loc = <index of the current source location>`: the location a
   // fault reported by the next hook or dialect call is attributed to.
   void MarkLocation(std::vector<Inst>& out) {
-    const SiteLocation loc{function_, file_, line_};
+    const SiteLocation loc{function_, file_, line_, {}};
     const auto key = std::make_tuple(loc.function, loc.file, loc.line);
     auto [it, inserted] =
         location_ids_.emplace(key, static_cast<uint32_t>(locations_.size()));

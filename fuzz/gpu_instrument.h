@@ -32,6 +32,8 @@ struct SiteLocation {
   std::string function;  // source-level name, e.g. "parse_header"
   std::string file;      // as the compiler saw it, e.g. "tlv.fz"
   uint32_t line = 0;     // 0 when the block carries no line information
+  // For a site (basic block): every line its instructions carry, in `file`.
+  std::vector<uint32_t> lines;
 };
 
 struct InstrumentedModule {
