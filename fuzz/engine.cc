@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
+#include <string>
 #include <utility>
 
 #include "absl/container/flat_hash_set.h"
@@ -46,11 +48,12 @@ uint64_t FloorPowerOfTwo(uint64_t x) {
 }  // namespace
 
 Engine::Engine(const Config& config, Executor& executor, std::ostream& out,
-               Clock& clock)
+               Clock& clock, SteeringOptions steering)
     : config_(config),
       executor_(executor),
       out_(out),
       clock_(clock),
+      steering_options_(std::move(steering)),
       seed_(DeriveSeed(config.seed)),
       work_dir_("", config.artifact_prefix, config.exact_artifact_path) {}
 
@@ -114,7 +117,14 @@ int Engine::Fuzz(const std::vector<std::string>& dirs) {
   PrintStatus(StatusEvent::kInited);
 
   Scheduler scheduler(seed_, have_dictionary_);
-  if (auto code = FuzzLoop(scheduler)) return *code;
+  SteeringOptions steering_options = steering_options_;
+  steering_options.telemetry_out = config_.telemetry_out;
+  steering_options.dump_buffers = config_.dump_buffers;
+  absl::StatusOr<std::unique_ptr<Steering>> steering =
+      Steering::Create(steering_options, executor_, clock_, out_);
+  if (!steering.ok()) return Fail(steering.status());
+  (*steering)->SetSeedEntries(corpus_.size());
+  if (auto code = FuzzLoop(scheduler, **steering)) return *code;
 
   PrintStatus(StatusEvent::kDone);
   if (unsaved_units_ > 0) {
@@ -239,7 +249,8 @@ std::optional<int> Engine::RunSeeds(const std::vector<Bytes>& seeds) {
   return std::nullopt;
 }
 
-std::optional<int> Engine::FuzzLoop(Scheduler& scheduler) {
+std::optional<int> Engine::FuzzLoop(Scheduler& scheduler,
+                                    Steering& steering) {
   BatchBudget budget;
   budget.slots = config_.batch_slots > 0
                      ? static_cast<uint32_t>(config_.batch_slots)
@@ -247,6 +258,7 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler) {
   budget.execs_per_slot = config_.slot_execs > 0
                               ? static_cast<uint32_t>(config_.slot_execs)
                               : kDefaultSlotExecs;
+  steering.Configure(budget);
   int idle_batches = 0;
   while (true) {
     if (config_.runs >= 0 &&
@@ -257,15 +269,26 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler) {
         ElapsedSeconds() >= static_cast<uint64_t>(config_.max_total_time)) {
       return std::nullopt;
     }
+    if (absl::Status s = steering.ShapeBudget(budget); !s.ok()) return Fail(s);
     if (config_.runs >= 0) budget.remaining_runs = config_.runs - total_execs_;
-    Batch batch = scheduler.NextBatch(corpus_, budget, total_execs_);
+    const BatchPlan plan = steering.PlanBatch(corpus_, budget.slots);
+    Batch batch = scheduler.NextBatch(corpus_, budget, total_execs_, plan);
+    if (absl::Status s = steering.BeforeBatch(); !s.ok()) return Fail(s);
     absl::StatusOr<BatchResult> result =
         executor_.RunBatch(batch.work, batch.seed);
     if (!result.ok()) {
-      return Fail(
-          absl::Status(result.status().code(),
-                       absl::StrCat("the executor failed to run a batch: ",
-                                    result.status().message())));
+      std::string stall = steering.DescribeStall();
+      return Fail(absl::Status(
+          result.status().code(),
+          absl::StrCat("the executor failed to run a batch: ",
+                       result.status().message(),
+                       stall.empty() ? "" : " (it was stopped because ", stall,
+                       stall.empty() ? "" : ")",
+                       work_dir_.has_corpus_dir()
+                           ? absl::StrCat("; every input found so far is "
+                                          "saved in ",
+                                          work_dir_.corpus_dir())
+                           : "")));
     }
     if (result->executions > batch.requested) {
       return Fail(absl::InternalError(absl::StrCat(
@@ -279,13 +302,19 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler) {
     AttributeExecutions(batch.work, batch.requested, result->executions);
     dropped_finds_ += result->dropped_finds;
     if (auto code = HandleFinds(*result)) return code;
+    const uint64_t replayed_from = total_execs_;
+    if (steering.stalled()) {
+      if (auto code = RecoverStall(steering)) return code;
+    }
     if (Verbose(2)) {
       out_ << "INFO: batch of " << batch.work.size()
            << " slots: " << result->executions << "/" << batch.requested
            << " executions, " << result->finds.size() << " finds, "
            << result->dropped_finds << " dropped\n";
     }
-    idle_batches = result->executions == 0 ? idle_batches + 1 : 0;
+    const bool progressed =
+        result->executions > 0 || total_execs_ > replayed_from;
+    idle_batches = progressed ? 0 : idle_batches + 1;
     if (idle_batches >= kMaxIdleBatches) {
       return Fail(absl::InternalError(absl::StrCat(
           "the executor ran no executions in ", kMaxIdleBatches,
@@ -294,6 +323,35 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler) {
     }
     MaybePulse(before);
   }
+}
+
+std::optional<int> Engine::RecoverStall(Steering& steering) {
+  out_ << "INFO: " << steering.DescribeStall()
+       << "; the dispatch was stopped. Replaying the claimed slots one by "
+          "one to find the input that hangs\n";
+  std::vector<SuspectSlot> suspects = steering.TakeSuspects();
+  bool hang_found = false;
+  for (const SuspectSlot& suspect : suspects) {
+    absl::StatusOr<BatchResult> replay = executor_.ReplaySlot(suspect);
+    if (!replay.ok()) {
+      return Fail(absl::Status(
+          replay.status().code(),
+          absl::StrCat("replaying ring slot ", suspect.index,
+                       " of a stalled dispatch failed: ",
+                       replay.status().message())));
+    }
+    total_execs_ += replay->executions;
+    dropped_finds_ += replay->dropped_finds;
+    for (const Find& find : replay->finds) {
+      hang_found |= find.kind == Find::Kind::kTimeout;
+    }
+    if (auto code = HandleFinds(*replay)) return code;
+  }
+  if (hang_found) return std::nullopt;  // reported (-keep_going)
+  out_ << "INFO: none of the " << suspects.size()
+       << " claimed slot(s) hung when replayed alone with the loop budget; "
+          "fuzzing continues\n";
+  return std::nullopt;
 }
 
 std::optional<int> Engine::HandleFinds(const BatchResult& result) {

@@ -20,6 +20,13 @@
 //    executor, never assumed; NEW lines show the count after the batch.
 //  * pulse lines when the execution count passes a power of two (and at
 //    least 2 s have passed, as libFuzzer), and every -report_interval s.
+//  * Fuzzing is steered by the executor's ring telemetry (fuzz/steering.h):
+//    batch geometry, tenant shares, aged parents, -telemetry_out and
+//    -dump_buffers. When a dispatch stalls, its claimed slots are replayed
+//    one by one; the input that hangs is reported as a timeout
+//    (timeout-<sha1>). A device that hangs for good ends the run with an
+//    error; every input found before is already saved in the corpus
+//    directory.
 //
 // Exit codes: 0 when done; -error_exitcode for crashes and overreads,
 // -timeout_exitcode for timeouts; 1 for usage, I/O and executor errors,
@@ -43,6 +50,7 @@
 #include "fuzz/config.h"
 #include "fuzz/executor.h"
 #include "fuzz/status_line.h"
+#include "fuzz/steering.h"
 
 namespace ringfuzz {
 
@@ -60,8 +68,10 @@ class Engine {
  public:
   // `config`, `executor`, `out` and `clock` must outlive the engine. `out`
   // receives the whole log (libFuzzer writes it to stderr).
+  // `steering` sets the stall detection's timing (its paths come from
+  // config.telemetry_out and config.dump_buffers).
   Engine(const Config& config, Executor& executor, std::ostream& out,
-         Clock& clock = RealClock());
+         Clock& clock = RealClock(), SteeringOptions steering = {});
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
 
@@ -81,7 +91,10 @@ class Engine {
   std::optional<int> LoadSeeds(const std::vector<std::string>& dirs,
                                std::vector<Bytes>& seeds);
   std::optional<int> RunSeeds(const std::vector<Bytes>& seeds);
-  std::optional<int> FuzzLoop(Scheduler& scheduler);
+  std::optional<int> FuzzLoop(Scheduler& scheduler, Steering& steering);
+  // Replays the suspect slots of a stalled batch one by one; returns an
+  // exit code iff the run must end (a replay found the hang, or failed).
+  std::optional<int> RecoverStall(Steering& steering);
   std::optional<int> HandleFinds(const BatchResult& result);
 
   // Adds `data` to the corpus and the executor's mirror; returns the corpus
@@ -107,6 +120,7 @@ class Engine {
   Executor& executor_;
   std::ostream& out_;
   Clock& clock_;
+  SteeringOptions steering_options_;
   absl::Duration start_;
   absl::Duration last_status_;
   uint64_t seed_;

@@ -7,12 +7,14 @@
 #define RINGFUZZ_FUZZ_EXECUTOR_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "fuzz/steering_wire.h"
 
 namespace ringfuzz {
 
@@ -106,6 +108,40 @@ class Executor {
   // that have no source mapping.
   virtual absl::StatusOr<std::vector<LineCoverage>> Lines() const {
     return absl::UnimplementedError("this executor has no line coverage");
+  }
+
+  // --- Telemetry and steering (fuzz/steering_wire.h, fuzz/steering.h). The
+  // defaults describe an executor without wire buffers: nothing to observe,
+  // a fixed launch geometry, no slots to replay. ---
+
+  // Watches the dispatches of later RunBatch calls (not Execute); null
+  // stops watching. `observer` must outlive its use.
+  virtual void SetDispatchObserver(DispatchObserver* observer) {}
+
+  // The device's limits and the current geometry; nullopt for an executor
+  // whose launches cannot be steered.
+  virtual std::optional<LaunchLimits> launch_limits() const {
+    return std::nullopt;
+  }
+
+  // Launches `groups` workgroups per dispatch from the next dispatch on.
+  virtual absl::Status SetWorkerGroups(uint32_t groups) {
+    return absl::UnimplementedError(
+        "this executor has a fixed launch geometry");
+  }
+
+  // Writes the tenant masks and quotas of the control buffer, read from the
+  // next dispatch on. Executors without a control buffer have no tenants to
+  // pause and ignore them.
+  virtual absl::Status SetTenantWords(const TenantWords& words) {
+    return absl::OkStatus();
+  }
+
+  // Runs `slot` alone, as it ran before (same mutants), with the device's
+  // bounded loop budget so that an input that hung the device ends as a
+  // timeout Find. Executions are counted as in RunBatch.
+  virtual absl::StatusOr<BatchResult> ReplaySlot(const SuspectSlot& slot) {
+    return absl::UnimplementedError("this executor cannot replay ring slots");
   }
 };
 

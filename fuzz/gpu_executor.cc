@@ -134,6 +134,8 @@ GpuExecutor::GpuExecutor(vk::Instance instance, vk::Device device,
     default_exec = step_budget_ > reserve + 256 ? step_budget_ - reserve : 256;
   }
   exec_steps_ = options.exec_steps != 0 ? options.exec_steps : default_exec;
+  replay_exec_steps_ = std::min(exec_steps_, default_exec);
+  shutdown_grace_ = options.shutdown_grace;
   if (exec_steps_ + reserve > step_budget_) step_budget_ = exec_steps_ + reserve;
   // Enough workgroups to fill the device; each claims slots until none remain.
   groups_ = info.is_cpu ? 64u : 8192u;
@@ -144,7 +146,19 @@ GpuExecutor::GpuExecutor(vk::Instance instance, vk::Device device,
   }
 }
 
-GpuExecutor::~GpuExecutor() = default;
+GpuExecutor::~GpuExecutor() {
+  if (!hung_) return;
+  // Telemetry and steering: the device still runs a dispatch that never
+  // ended; destroying what it uses would block forever (or worse). Leak it.
+  (void)precise_.release();
+  (void)fast_.release();
+  (void)corpus_.release();
+  for (vk::Buffer* buffer : {&control_, &ring_, &finds_, &dict_}) {
+    (void)new vk::Buffer(std::move(*buffer));
+  }
+  (void)new vk::Device(std::move(device_));
+  (void)new vk::Instance(std::move(instance_));
+}
 
 absl::Status GpuExecutor::AddProgram(Megakernel kernel,
                                      std::unique_ptr<Program>& slot) {
@@ -331,13 +345,18 @@ absl::Status GpuExecutor::Drain(Program& program, uint32_t slot_count,
     push.max_len = max_len_;
     push.mutation_bound = MutationStepBound(max_len_, max_stack);
     push.flags = push_flags_;
+    if (replay_push_seed_) push.seed = *replay_push_seed_;
     const uint32_t groups = std::min(slot_count, groups_);
+    if (steered_ != nullptr) {
+      steered_->OnDispatchStart(Wire(slot_count, push.seed));
+    }
     absl::Status submitted = program.dispatcher->Submit(
         absl::MakeConstSpan(reinterpret_cast<const uint8_t*>(&push),
                             sizeof(push)),
         groups);
     if (!submitted.ok()) return submitted;
-    absl::StatusOr<bool> finished = program.dispatcher->Wait(dispatch_timeout_);
+    absl::StatusOr<bool> finished =
+        WaitForDispatch(program, slot_count, push.seed);
     if (!finished.ok()) return finished.status();
     if (!*finished) {
       return absl::DeadlineExceededError(absl::StrCat(
@@ -348,6 +367,8 @@ absl::Status GpuExecutor::Drain(Program& program, uint32_t slot_count,
     }
     result.executions += ctrl[RF_RES_EXECS];
     CollectFinds(result, candidates);
+    NotifyEpochEnd(slot_count, push.seed);
+    if (host_stopped_) return absl::OkStatus();
     if (ctrl[RF_RES_STOP] != 0) return absl::OkStatus();
     uint32_t pending = 0;
     for (uint32_t s = 0; s < slot_count; ++s) {
@@ -384,6 +405,7 @@ void GpuExecutor::PublishSlot(uint32_t s, const WorkItem& item, uint32_t seed) {
 
 absl::Status GpuExecutor::Calibrate(const std::vector<Find>& inputs,
                                     BatchResult& result) {
+  steered_ = nullptr;
   for (size_t first = 0; first < inputs.size(); first += scratch_entries_) {
     const uint32_t n = static_cast<uint32_t>(
         std::min<size_t>(scratch_entries_, inputs.size() - first));
@@ -421,6 +443,7 @@ absl::StatusOr<BatchResult> GpuExecutor::RunBatch(
     absl::Span<const WorkItem> work, uint64_t seed) {
   BatchResult result;
   Program& program = fast_ != nullptr ? *fast_ : *precise_;
+  host_stopped_ = false;
   for (size_t first = 0; first < work.size(); first += ring_slots_) {
     const uint32_t count =
         static_cast<uint32_t>(std::min<size_t>(ring_slots_, work.size() - first));
@@ -436,20 +459,26 @@ absl::StatusOr<BatchResult> GpuExecutor::RunBatch(
       PublishSlot(s, item, Mix(seed + first + s));
       max_stack = std::max(max_stack, std::clamp<uint32_t>(item.stack, 1, kMaxStack));
     }
+    const auto partitions = PriorityPartitions(work.subspan(first, count));
+    std::copy(partitions.begin(), partitions.end(),
+              control_.words() + RF_CTRL_PRIORITY_PARTITIONS);
     // Status last: a slot is visible to the GPU only once fully written.
     for (uint32_t s = 0; s < count; ++s) {
       ring_.words()[s * RF_SLOT_WORDS + RF_SLOT_STATUS] = RF_STATUS_PUBLISHED;
     }
     std::vector<Find> candidates;
+    steered_ = observer_;
     if (absl::Status s =
             Drain(program, count, max_stack, seed + first, result, candidates);
         !s.ok()) {
       return s;
     }
+    steered_ = nullptr;
     if (!candidates.empty()) {
       if (absl::Status s = Calibrate(candidates, result); !s.ok()) return s;
     }
     if (control_.words()[RF_RES_STOP] != 0) break;
+    if (host_stopped_) break;
   }
   return result;
 }
@@ -523,6 +552,147 @@ std::string GpuExecutor::last_validation_message() const {
 BatchShape GpuExecutor::PreferredBatch() const {
   if (device_.info().is_cpu) return {ring_slots_, kLocalSize * 16};
   return {ring_slots_, kLocalSize * 256};
+}
+
+// ---------------------------------------------------------------------------
+// Telemetry and steering.
+
+WireView GpuExecutor::Wire(uint32_t slot_count, uint32_t push_seed) const {
+  WireView wire;
+  wire.control = control_.bytes();
+  wire.ring = ring_.bytes().subspan(
+      0, std::min<uint64_t>(uint64_t{slot_count} * RF_SLOT_BYTES,
+                            ring_.bytes().size()));
+  wire.push_seed = push_seed;
+  return wire;
+}
+
+absl::StatusOr<bool> GpuExecutor::WaitForDispatch(Program& program,
+                                                  uint32_t slot_count,
+                                                  uint32_t push_seed) {
+  if (steered_ == nullptr) return program.dispatcher->Wait(dispatch_timeout_);
+  const absl::Time deadline = absl::Now() + dispatch_timeout_;
+  for (;;) {
+    absl::StatusOr<bool> finished =
+        program.dispatcher->Wait(steered_->poll_interval());
+    if (!finished.ok() || *finished) return finished;
+    if (steered_->OnPoll(Wire(slot_count, push_seed))) break;
+    if (absl::Now() >= deadline) return false;
+  }
+  // Every lane leaves its loop at its next check: the claim, or the next
+  // mutant. A lane stuck inside an execution does not see it.
+  uint32_t* ctrl = control_.words();
+  ctrl[RF_CTRL_SHUTDOWN] = 1;
+  absl::StatusOr<bool> ended = program.dispatcher->Wait(shutdown_grace_);
+  if (!ended.ok()) return ended;
+  if (!*ended) {
+    hung_ = true;
+    return absl::UnavailableError(absl::StrCat(
+        "the device is hung: the megakernel stalled and did not stop within ",
+        absl::FormatDuration(shutdown_grace_),
+        " after the host set SHUTDOWN (a target execution that never ends, "
+        "or a driver fault). Nothing more can run on this device in this "
+        "process; restart ringfuzz to resume (the device may need a reset)"));
+  }
+  ctrl[RF_CTRL_SHUTDOWN] = 0;
+  host_stopped_ = true;
+  return true;
+}
+
+void GpuExecutor::NotifyEpochEnd(uint32_t slot_count, uint32_t push_seed) {
+  if (steered_ == nullptr) return;
+  const uint32_t* ring = ring_.words();
+  bool pending = false;
+  for (uint32_t s = 0; s < slot_count && !pending; ++s) {
+    const uint32_t status = ring[s * RF_SLOT_WORDS + RF_SLOT_STATUS];
+    pending = status == RF_STATUS_PUBLISHED || status == RF_STATUS_REQUEUE;
+  }
+  const bool last =
+      host_stopped_ || control_.words()[RF_RES_STOP] != 0 || !pending;
+  steered_->OnEpochEnd(Wire(slot_count, push_seed), last);
+}
+
+std::optional<LaunchLimits> GpuExecutor::launch_limits() const {
+  const vk::PhysicalDeviceInfo& info = device_.info();
+  LaunchLimits limits;
+  limits.workgroup_size_x = precise_->kernel.local_size;
+  limits.max_workgroup_size_x = info.max_workgroup_size_x;
+  limits.max_workgroups_per_dimension = info.max_workgroup_count_x;
+  limits.max_invocations_per_workgroup = info.max_invocations_per_workgroup;
+  limits.ring_slots = ring_slots_;
+  limits.worker_groups = groups_;
+  limits.resident_device_bytes = control_.size() + ring_.size() +
+                                 finds_.size() + dict_.size() +
+                                 (corpus_ != nullptr ? corpus_->size() : 0);
+  limits.device_memory_budget_bytes = info.device_local_bytes;
+  return limits;
+}
+
+absl::Status GpuExecutor::SetWorkerGroups(uint32_t groups) {
+  const uint32_t most = device_.info().max_workgroup_count_x;
+  if (groups == 0 || groups > most) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "cannot launch ", groups, " workgroups per dispatch; the device "
+        "takes 1..", most, " (maxComputeWorkGroupCount[0])"));
+  }
+  groups_ = groups;
+  return absl::OkStatus();
+}
+
+absl::Status GpuExecutor::SetTenantWords(const TenantWords& words) {
+  uint32_t* ctrl = control_.words();
+  ctrl[RF_CTRL_TENANT_BASE] = RF_CTRL_TENANT_MASKS;
+  std::copy(words.masks.begin(), words.masks.end(), ctrl + RF_CTRL_TENANT_MASKS);
+  std::copy(words.quotas.begin(), words.quotas.end(),
+            ctrl + RF_CTRL_TENANT_QUOTAS);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<BatchResult> GpuExecutor::ReplaySlot(const SuspectSlot& slot) {
+  const uint32_t* words = slot.words.data();
+  const uint32_t parent = words[RF_SLOT_ARG0 + RF_ARG_PARENT];
+  if (slot.index >= ring_slots_ || parent >= inputs_.size()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "cannot replay ring slot ", slot.index, " of parent ", parent,
+        ": the ring has ", ring_slots_, " slots and the corpus ",
+        inputs_.size(), " inputs; replay only slots this executor ran"));
+  }
+  uint32_t* ring = ring_.words();
+  for (uint32_t s = 0; s < ring_slots_; ++s) {
+    uint32_t& status = ring[s * RF_SLOT_WORDS + RF_SLOT_STATUS];
+    if (status == RF_STATUS_PUBLISHED || status == RF_STATUS_REQUEUE ||
+        status == RF_STATUS_YIELD || status == RF_STATUS_WAIT_IO) {
+      status = RF_STATUS_EMPTY;  // cancel: only the suspect may run
+    }
+  }
+  uint32_t* target = ring + uint64_t{slot.index} * RF_SLOT_WORDS;
+  target[RF_SLOT_STATUS] = RF_STATUS_EMPTY;
+  std::copy(slot.words.begin() + 1, slot.words.end(), target + 1);
+  for (uint32_t a = RF_ARG_EXECS; a < RF_SLOT_ARG_COUNT; ++a) {
+    target[RF_SLOT_ARG0 + a] = 0;
+  }
+  target[RF_SLOT_STATUS] = RF_STATUS_PUBLISHED;
+
+  Program& program = fast_ != nullptr ? *fast_ : *precise_;
+  const uint32_t max_stack = std::clamp<uint32_t>(
+      words[RF_SLOT_ARG0 + RF_ARG_STACK], 1, kMaxStack);
+  const uint32_t saved_steps = exec_steps_, saved_groups = groups_;
+  exec_steps_ = replay_exec_steps_;
+  groups_ = 1;
+  replay_push_seed_ = slot.push_seed;
+  steered_ = nullptr;
+  BatchResult result;
+  std::vector<Find> candidates;
+  absl::Status drained =
+      Drain(program, slot.index + 1, max_stack, 0, result, candidates);
+  exec_steps_ = saved_steps;
+  groups_ = saved_groups;
+  replay_push_seed_.reset();
+  if (!drained.ok()) return drained;
+  if (!candidates.empty()) {
+    if (absl::Status s = Calibrate(candidates, result); !s.ok()) return s;
+  }
+  return result;
 }
 
 }  // namespace ringfuzz

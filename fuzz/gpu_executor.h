@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,9 @@ struct GpuExecutorOptions {
   // kAuto: signature on CPU devices (lavapipe), precise on GPUs.
   CoverageMode coverage_mode = CoverageMode::kAuto;
   absl::Duration dispatch_timeout = absl::Seconds(60);
+  // Telemetry and steering: how long a dispatch the host stopped (SHUTDOWN)
+  // may take to end before the device counts as hung.
+  absl::Duration shutdown_grace = absl::Seconds(10);
 };
 
 // How much work one batch should hold to keep this device busy.
@@ -85,6 +89,24 @@ class GpuExecutor final : public Executor {
   // Site map bits: which instrumented blocks have been reached.
   std::vector<bool> CoveredSites() const;
 
+  // --- Telemetry and steering (fuzz/steering_wire.h). Fuzzing rounds of
+  // RunBatch are observed (not Execute and candidate evaluation); the ring
+  // view of a round holds its published slots. A stopped dispatch that does
+  // not end within shutdown_grace makes RunBatch fail with Unavailable and
+  // the executor unusable: its Vulkan objects are then leaked on
+  // destruction, since a device that runs forever cannot be waited for. ---
+  void SetDispatchObserver(DispatchObserver* observer) override {
+    observer_ = observer;
+  }
+  std::optional<LaunchLimits> launch_limits() const override;
+  absl::Status SetWorkerGroups(uint32_t groups) override;
+  absl::Status SetTenantWords(const TenantWords& words) override;
+  // Cancels the slots a stopped batch left published, publishes `slot` at
+  // its index and runs it with the dispatch seed it ran with, one
+  // workgroup, and min(exec_steps, device default) loop steps per execution.
+  absl::StatusOr<BatchResult> ReplaySlot(const SuspectSlot& slot) override;
+  bool hung() const { return hung_; }
+
  private:
   // A compiled megakernel build and its launcher (bound to the shared
   // buffers).
@@ -118,6 +140,14 @@ class GpuExecutor final : public Executor {
   // Runs `inputs` (at most scratch_entries_) once each with precise
   // coverage; appends their finds to `result` (executions not counted).
   absl::Status Calibrate(const std::vector<Find>& inputs, BatchResult& result);
+  // Telemetry and steering: waits for the dispatch of `program` like
+  // Wait(dispatch_timeout_), polling the observer (if this round is
+  // observed) every poll_interval(); stops the dispatch when it asks to.
+  absl::StatusOr<bool> WaitForDispatch(Program& program, uint32_t slot_count,
+                                       uint32_t push_seed);
+  WireView Wire(uint32_t slot_count, uint32_t push_seed) const;
+  // Tells the observer that a round ended (see DispatchObserver).
+  void NotifyEpochEnd(uint32_t slot_count, uint32_t push_seed);
 
   vk::Instance instance_;
   vk::Device device_;
@@ -145,6 +175,14 @@ class GpuExecutor final : public Executor {
   uint32_t max_len_ = 0;
   uint32_t push_flags_ = 0;
   absl::Duration dispatch_timeout_;
+  // Telemetry and steering.
+  DispatchObserver* observer_ = nullptr;
+  DispatchObserver* steered_ = nullptr;  // observer_ during fuzzing rounds
+  bool host_stopped_ = false;  // the observer stopped the last batch
+  bool hung_ = false;          // a stopped dispatch never ended
+  std::optional<uint32_t> replay_push_seed_;  // set while replaying a slot
+  uint32_t replay_exec_steps_ = 0;
+  absl::Duration shutdown_grace_;
 };
 
 }  // namespace ringfuzz

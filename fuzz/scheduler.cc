@@ -27,8 +27,27 @@ double Scheduler::Energy(const CorpusEntry& entry, uint64_t total_executions) {
          std::sqrt(1.0 + static_cast<double>(entry.executions));
 }
 
+void Scheduler::DrawParents(const Corpus& corpus,
+                            const std::vector<size_t>& candidates, uint64_t n,
+                            uint64_t total_executions,
+                            std::vector<size_t>& parents) {
+  std::vector<double> cumulative;
+  cumulative.reserve(candidates.size());
+  double sum = 0;
+  for (size_t index : candidates) {
+    sum += Energy(corpus.entry(index), total_executions);
+    cumulative.push_back(sum);
+  }
+  for (uint64_t i = 0; i < n; ++i) {
+    size_t pick =
+        std::upper_bound(cumulative.begin(), cumulative.end(), Unit() * sum) -
+        cumulative.begin();
+    parents.push_back(candidates[std::min(pick, candidates.size() - 1)]);
+  }
+}
+
 Batch Scheduler::NextBatch(const Corpus& corpus, const BatchBudget& budget,
-                           uint64_t total_executions) {
+                           uint64_t total_executions, const BatchPlan& plan) {
   Batch batch;
   batch.seed = rng_();
   uint64_t total = uint64_t{budget.slots} * budget.execs_per_slot;
@@ -36,26 +55,61 @@ Batch Scheduler::NextBatch(const Corpus& corpus, const BatchBudget& budget,
   if (corpus.empty() || total == 0) return batch;
   batch.requested = total;
   const uint64_t items = std::min<uint64_t>(budget.slots, total);
+  auto tenant_of = [&](size_t index) -> uint32_t {
+    return index < plan.entry_tenant.size() ? plan.entry_tenant[index] : 0;
+  };
 
-  // Draw a parent per item by energy.
-  std::vector<double> cumulative;
-  cumulative.reserve(corpus.size());
-  double sum = 0;
-  for (const CorpusEntry& entry : corpus.entries()) {
-    sum += Energy(entry, total_executions);
-    cumulative.push_back(sum);
-  }
+  // Promoted parents first, then a parent per remaining item by energy.
   std::vector<size_t> parents;
   parents.reserve(items);
-  for (uint64_t i = 0; i < items; ++i) {
-    size_t pick =
-        std::upper_bound(cumulative.begin(), cumulative.end(), Unit() * sum) -
-        cumulative.begin();
-    parents.push_back(std::min(pick, corpus.size() - 1));
+  const uint64_t promoted = std::min<uint64_t>(
+      plan.promoted.size(), std::max<uint64_t>(items / 2, 1));
+  for (uint64_t i = 0; i < promoted; ++i) {
+    parents.push_back(std::min(plan.promoted[i], corpus.size() - 1));
+  }
+  const uint64_t rest = items - promoted;
+  std::vector<std::vector<size_t>> by_tenant(plan.tenant_items.size());
+  for (size_t i = 0; i < corpus.size() && !by_tenant.empty(); ++i) {
+    if (tenant_of(i) < by_tenant.size()) by_tenant[tenant_of(i)].push_back(i);
+  }
+  uint64_t planned = 0;  // tenant_items of tenants that have entries
+  for (size_t t = 0; t < by_tenant.size(); ++t) {
+    if (!by_tenant[t].empty()) planned += plan.tenant_items[t];
+  }
+  if (planned == 0) {
+    std::vector<size_t> everyone(corpus.size());
+    for (size_t i = 0; i < everyone.size(); ++i) everyone[i] = i;
+    DrawParents(corpus, everyone, rest, total_executions, parents);
+  } else {
+    // Largest remainder: the shares add up to `rest` exactly.
+    std::vector<uint64_t> share(by_tenant.size(), 0);
+    std::vector<std::pair<uint64_t, size_t>> remainders;
+    uint64_t given = 0;
+    for (size_t t = 0; t < by_tenant.size(); ++t) {
+      if (by_tenant[t].empty()) continue;
+      const unsigned __int128 exact =
+          static_cast<unsigned __int128>(rest) * plan.tenant_items[t];
+      share[t] = static_cast<uint64_t>(exact / planned);
+      remainders.push_back({static_cast<uint64_t>(exact % planned), t});
+      given += share[t];
+    }
+    std::stable_sort(
+        remainders.begin(), remainders.end(),
+        [](const auto& a, const auto& b) { return a.first > b.first; });
+    for (size_t k = 0; given < rest; ++k, ++given) {
+      ++share[remainders[k % remainders.size()].second];
+    }
+    for (size_t t = 0; t < by_tenant.size(); ++t) {
+      if (share[t] > 0) {
+        DrawParents(corpus, by_tenant[t], share[t], total_executions, parents);
+      }
+    }
   }
   // Group a parent's items together, in order of first draw.
   std::vector<size_t> order(items);
   std::vector<int64_t> first_draw(corpus.size(), -1);
+  std::vector<bool> promote(corpus.size(), false);
+  for (uint64_t i = 0; i < promoted; ++i) promote[parents[i]] = true;
   for (uint64_t i = 0; i < items; ++i) {
     if (first_draw[parents[i]] < 0) first_draw[parents[i]] = i;
     order[i] = i;
@@ -81,6 +135,8 @@ Batch Scheduler::NextBatch(const Corpus& corpus, const BatchBudget& budget,
         in_group < kRequiredPerParent ? RF_CLASS_REQUIRED : RF_CLASS_LOOKAHEAD;
     item.priority =
         in_group < kRequiredPerParent ? RF_PRIORITY_NORMAL : RF_PRIORITY_LOW;
+    if (in_group == 0 && promote[parent]) item.priority = RF_PRIORITY_HIGH;
+    item.tenant = tenant_of(parent);
     ++in_group;
     item.stack = 1u << Below(4);
     uint64_t roll = Below(8);
@@ -96,6 +152,10 @@ Batch Scheduler::NextBatch(const Corpus& corpus, const BatchBudget& budget,
     }
     batch.work.push_back(item);
   }
+  std::stable_sort(batch.work.begin(), batch.work.end(),
+                   [](const WorkItem& a, const WorkItem& b) {
+                     return a.priority < b.priority;
+                   });
   return batch;
 }
 

@@ -32,6 +32,21 @@ struct BatchBudget {
   std::optional<uint64_t> remaining_runs;  // nullopt: no -runs limit
 };
 
+// The steering's say in a batch (fuzz/steering.h). The default plan leaves
+// the batch to energy alone, every item in tenant 0.
+struct BatchPlan {
+  // Corpus indices whose earlier work was left unfinished (requeued): each
+  // gets one item at RF_PRIORITY_HIGH, drawn before any other (at most half
+  // of the batch, at least one item).
+  std::vector<size_t> promoted;
+  // Tenant of corpus entry i (entries past the end: tenant 0).
+  std::vector<uint32_t> entry_tenant;
+  // Items per tenant (index = tenant) for the draws after the promoted ones,
+  // scaled to what is left; a tenant without entries gives its share to the
+  // others. Empty: parents are drawn from the whole corpus.
+  std::vector<uint32_t> tenant_items;
+};
+
 struct Batch {
   std::vector<WorkItem> work;
   uint64_t seed = 0;  // for Executor::RunBatch
@@ -55,13 +70,17 @@ class Scheduler {
   //
   // The requested total is split over min(slots, total) items so that the
   // counts differ by at most one and add up exactly (this makes -runs
-  // exact). Parents are drawn by energy; items of one parent are adjacent
-  // and share a ticket (arg0), fresh per parent and batch. Work kinds: 1/8
+  // exact). Parents are drawn by energy (within each tenant's share when
+  // `plan` splits the batch by tenant); items of one parent share a ticket
+  // (arg0), fresh per parent and batch, and each item carries its parent's
+  // tenant. Items are sorted by priority (stable), so that the device claims
+  // HIGH before NORMAL before LOW work; within a priority the items of one
+  // parent are adjacent. Work kinds: 1/8
   // RF_OP_SPLICE (only with >= 2 entries; the partner differs from the
   // parent), 1/8 RF_OP_DICT (only with a dictionary), else RF_OP_HAVOC.
   // RF_OP_REPLAY is never scheduled. `stack` is 1, 2, 4 or 8.
   Batch NextBatch(const Corpus& corpus, const BatchBudget& budget,
-                  uint64_t total_executions);
+                  uint64_t total_executions, const BatchPlan& plan = {});
 
   // Returns the energy of `entry` (see the file comment); > 0.
   static double Energy(const CorpusEntry& entry, uint64_t total_executions);
@@ -69,6 +88,11 @@ class Scheduler {
  private:
   uint64_t Below(uint64_t n);  // uniform in [0, n), n > 0
   double Unit();               // uniform in [0, 1)
+  // Appends `n` parents drawn by energy from `candidates` (corpus indices,
+  // non-empty) to `parents`.
+  void DrawParents(const Corpus& corpus, const std::vector<size_t>& candidates,
+                   uint64_t n, uint64_t total_executions,
+                   std::vector<size_t>& parents);
 
   std::mt19937_64 rng_;
   bool use_dictionary_;

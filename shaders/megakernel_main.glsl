@@ -116,6 +116,7 @@ void rf_run_slot(uint slot, uint lane) {
       break;
     }
     if (ctrl[RF_RES_STOP] != 0u) break;
+    if (ctrl[RF_CTRL_SHUTDOWN] != 0u) break;  // the host stops a stalled dispatch
     rf_rng = rf_hash(seed ^ rf_hash(m ^ rf_hash(pc.seed + slot)));
     rf_rng_wide = rf_hash(seed ^ rf_hash((m - lane) ^ rf_hash(pc.seed + slot)));
     uint source = opcode == RF_OP_CALIBRATE ? parent + m : parent;

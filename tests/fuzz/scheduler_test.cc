@@ -73,7 +73,9 @@ TEST(SchedulerTest, RemainingRunsAreDistributedExactly) {
   }
 }
 
-TEST(SchedulerTest, ItemsOfAParentShareATicketAndAreAdjacent) {
+// Items are sorted by priority (the device claims in ring order); within a
+// priority the items of one parent are adjacent.
+TEST(SchedulerTest, ItemsOfAParentShareATicketAndAreAdjacentPerPriority) {
   Scheduler scheduler(7, false);
   Corpus corpus;
   Fill(corpus, 4);
@@ -81,6 +83,7 @@ TEST(SchedulerTest, ItemsOfAParentShareATicketAndAreAdjacent) {
   std::map<uint32_t, uint32_t> ticket_of_parent;
   std::set<uint32_t> tickets;
   std::map<uint32_t, int> position_in_group;
+  std::set<std::pair<uint32_t, uint32_t>> seen_at_priority;
   for (size_t i = 0; i < batch.work.size(); ++i) {
     const WorkItem& item = batch.work[i];
     EXPECT_GE(item.parent, 100u);
@@ -89,9 +92,12 @@ TEST(SchedulerTest, ItemsOfAParentShareATicketAndAreAdjacent) {
     EXPECT_EQ(it->second, item.ticket);
     if (inserted) {
       EXPECT_TRUE(tickets.insert(item.ticket).second) << "ticket reused";
-    } else {
+    }
+    if (!seen_at_priority.insert({item.parent, item.priority}).second) {
       EXPECT_EQ(batch.work[i - 1].parent, item.parent) << "not adjacent";
     }
+    if (i > 0) EXPECT_LE(batch.work[i - 1].priority, item.priority);
+    EXPECT_EQ(item.tenant, 0u);  // no plan: one tenant
     int pos = position_in_group[item.parent]++;
     EXPECT_EQ(item.window_class,
               pos < 2 ? RF_CLASS_REQUIRED : RF_CLASS_LOOKAHEAD);
@@ -101,6 +107,74 @@ TEST(SchedulerTest, ItemsOfAParentShareATicketAndAreAdjacent) {
   Batch next = scheduler.NextBatch(corpus, {64, 1, std::nullopt}, 0);
   for (const WorkItem& item : next.work)
     EXPECT_FALSE(tickets.count(item.ticket));
+}
+
+TEST(SchedulerTest, PromotedParentsComeFirstAtHighPriority) {
+  Corpus corpus;
+  Fill(corpus, 6);
+  Scheduler scheduler(11, false);
+  BatchPlan plan;
+  plan.promoted = {4, 2};
+  Batch batch = scheduler.NextBatch(corpus, {16, 10, std::nullopt}, 0, plan);
+  ASSERT_EQ(batch.work.size(), 16u);
+  EXPECT_EQ(batch.requested, 160u);
+  EXPECT_EQ(Sum(batch.work), 160u);
+  ASSERT_GE(batch.work.size(), 2u);
+  EXPECT_EQ(batch.work[0].parent, 104u);
+  EXPECT_EQ(batch.work[0].priority, RF_PRIORITY_HIGH);
+  EXPECT_EQ(batch.work[1].parent, 102u);
+  EXPECT_EQ(batch.work[1].priority, RF_PRIORITY_HIGH);
+  for (size_t i = 2; i < batch.work.size(); ++i) {
+    EXPECT_GT(batch.work[i].priority, RF_PRIORITY_HIGH);
+  }
+  // Without the plan, the same scheduler state gives no HIGH work.
+  Scheduler plain(11, false);
+  for (const WorkItem& item :
+       plain.NextBatch(corpus, {16, 10, std::nullopt}, 0).work) {
+    EXPECT_NE(item.priority, RF_PRIORITY_HIGH);
+  }
+}
+
+TEST(SchedulerTest, PromotionsTakeAtMostHalfTheBatch) {
+  Corpus corpus;
+  Fill(corpus, 8);
+  Scheduler scheduler(2, false);
+  BatchPlan plan;
+  plan.promoted = {0, 1, 2, 3, 4, 5, 6, 7};
+  Batch batch = scheduler.NextBatch(corpus, {6, 1, std::nullopt}, 0, plan);
+  ASSERT_EQ(batch.work.size(), 6u);
+  int high = 0;
+  for (const WorkItem& item : batch.work) {
+    high += item.priority == RF_PRIORITY_HIGH;
+  }
+  EXPECT_EQ(high, 3);
+}
+
+// A plan that splits the batch by tenant: each tenant's items come from its
+// own entries, in the planned proportion, and carry its tenant id.
+TEST(SchedulerTest, TenantItemsSplitTheBatch) {
+  Corpus corpus;
+  Fill(corpus, 6);  // entries 0..2: tenant 0, 3..5: tenant 1
+  BatchPlan plan;
+  plan.entry_tenant = {0, 0, 0, 1, 1, 1};
+  plan.tenant_items = {1, 3};
+  Scheduler scheduler(9, false);
+  Batch batch = scheduler.NextBatch(corpus, {64, 1, std::nullopt}, 0, plan);
+  ASSERT_EQ(batch.work.size(), 64u);
+  int per_tenant[2] = {0, 0};
+  for (const WorkItem& item : batch.work) {
+    ASSERT_LT(item.tenant, 2u);
+    ++per_tenant[item.tenant];
+    EXPECT_EQ(item.tenant, item.parent >= 103u ? 1u : 0u);
+  }
+  EXPECT_EQ(per_tenant[0], 16);
+  EXPECT_EQ(per_tenant[1], 48);
+
+  // A tenant without entries gives its share to the others.
+  plan.entry_tenant = {0, 0, 0, 0, 0, 0};
+  Batch solo = scheduler.NextBatch(corpus, {64, 1, std::nullopt}, 0, plan);
+  ASSERT_EQ(solo.work.size(), 64u);
+  for (const WorkItem& item : solo.work) EXPECT_EQ(item.tenant, 0u);
 }
 
 TEST(SchedulerTest, WorkKindMix) {

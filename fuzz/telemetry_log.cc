@@ -1,0 +1,223 @@
+#include "fuzz/telemetry_log.h"
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "corpus/atomic_file.h"
+#include "corpus/work_dir.h"
+#include "telemetry/json_writer.h"
+#include "telemetry/sketch_report.h"
+#include "telemetry/summary_line.h"
+
+namespace ringfuzz {
+namespace {
+
+using telemetry::JsonWriter;
+
+constexpr size_t kSketchDepth = 4;
+constexpr size_t kSketchWidth = 256;
+constexpr size_t kSketchTop = 3;
+
+void WriteError(JsonWriter& json, const absl::Status& status) {
+  json.BeginObject().Field("error", status.ToString()).EndObject();
+}
+
+void WriteCounters(JsonWriter& json,
+                   const telemetry::MegakernelRuntimeCounters& c) {
+  json.BeginObject()
+      .Field("total_slots", c.total_slots)
+      .Field("queue_depth", c.queue_depth)
+      .Field("gpu_idle_slots", c.gpu_idle_slots)
+      .Field("gpu_idle_ppm", c.gpu_idle_ppm)
+      .Field("frontier_density_bps", c.frontier_density_bps)
+      .Field("occupancy_proxy_bps", c.occupancy_proxy_bps)
+      .Field("drained_slots", c.drained_slots)
+      .Field("unreclaimed_done_slots", c.unreclaimed_done_slots)
+      .Field("tenant_fairness_total", c.tenant_fairness_total)
+      .Field("tenant_fairness_skew", c.tenant_fairness_skew)
+      .Field("priority_fairness_total", c.priority_fairness_total)
+      .Field("requeue_slots", c.requeue_slots)
+      .Field("fault_slots", c.fault_slots)
+      .EndObject();
+}
+
+void WriteHealth(
+    JsonWriter& json,
+    const absl::StatusOr<telemetry::MegakernelWatchdogSnapshot>& h) {
+  if (!h.ok()) return WriteError(json, h.status());
+  json.BeginObject()
+      .Field("done_delta", h->done_delta)
+      .Field("queue_depth", h->queue_depth)
+      .Field("fault_slots", h->fault_slots)
+      .Field("requeue_slots", h->requeue_slots)
+      .Field("gpu_idle_ppm", h->gpu_idle_ppm)
+      .Field("suspected_stall", h->suspected_stall)
+      .EndObject();
+}
+
+void WriteAccounting(JsonWriter& json,
+                     const telemetry::PriorityRequeueAccounting& a) {
+  const telemetry::PriorityDrainRecommendation drain = a.DrainRecommendation();
+  json.BeginObject()
+      .Field("requeue_count", a.requeue_count)
+      .Field("aged_promotions", a.aged_promotions)
+      .Field("max_priority_age", a.max_priority_age)
+      .Key("drain")
+      .BeginObject()
+      .Field("should_drain", drain.should_drain)
+      .Field("reason", telemetry::PriorityDrainReasonName(drain.reason))
+      .EndObject()
+      .EndObject();
+}
+
+void WriteLaunch(
+    JsonWriter& json,
+    const absl::StatusOr<telemetry::MegakernelLaunchRecommendation>& r) {
+  if (!r.ok()) return WriteError(json, r.status());
+  json.BeginObject()
+      .Field("worker_groups", r->worker_groups)
+      .Field("workgroup_size_x", r->geometry.workgroup_size_x)
+      .Field("slot_count", r->geometry.slot_count)
+      .Field("hit_capacity", r->hit_capacity)
+      .Field("pressure", telemetry::QueuePressureName(r->pressure))
+      .Field("execution_mode", telemetry::ExecutionModeName(r->execution_mode))
+      .Field("topology", telemetry::DispatchTopologyName(r->topology))
+      .Field("age_priority_work", r->age_priority_work)
+      .EndObject();
+}
+
+void WriteEntries(JsonWriter& json, const char* key,
+                  const std::vector<telemetry::SketchEntry>& entries) {
+  json.Key(key).BeginArray();
+  for (const telemetry::SketchEntry& entry : entries) {
+    json.BeginArray().Uint(entry.key).Uint(entry.estimate).EndArray();
+  }
+  json.EndArray();
+}
+
+void WriteSketch(JsonWriter& json, const telemetry::RingTelemetry& now) {
+  absl::StatusOr<telemetry::SketchTelemetry> sketch =
+      now.Sketch(kSketchDepth, kSketchWidth);
+  if (!sketch.ok()) return WriteError(json, sketch.status());
+  const telemetry::SketchReport report =
+      telemetry::ReportSketch(*sketch, now, kSketchTop);
+  json.BeginObject();
+  WriteEntries(json, "ring_opcode", report.ring_opcode);
+  WriteEntries(json, "tenant", report.tenant);
+  WriteEntries(json, "status", report.status);
+  WriteEntries(json, "dispatch_metrics", report.dispatch_metrics);
+  json.EndObject();
+}
+
+void WriteSteering(JsonWriter& json, const SteeringState& s) {
+  json.BeginObject()
+      .Field("last", s.last)
+      .Field("worker_groups", s.geometry.worker_groups)
+      .Field("batch_slots", s.geometry.slots)
+      .Field("slot_execs", s.geometry.execs_per_slot)
+      .Key("tenant_quotas")
+      .BeginArray();
+  for (uint32_t quota : s.tenant_quotas) json.Uint(quota);
+  json.EndArray()
+      .Field("promoted", uint64_t{s.promoted})
+      .Field("waiting", uint64_t{s.waiting})
+      .Field("stalled", s.stalled)
+      .Field("suspects", uint64_t{s.suspects})
+      .EndObject();
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<TelemetryLog>> TelemetryLog::Open(
+    const std::string& path) {
+  FILE* file = std::fopen(path.c_str(), "w");
+  if (file == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("-telemetry_out=", path,
+                     ": cannot create the file: ", std::strerror(errno),
+                     ". Fix: name a file in an existing, writable directory"));
+  }
+  return std::unique_ptr<TelemetryLog>(new TelemetryLog(path, file));
+}
+
+TelemetryLog::~TelemetryLog() { std::fclose(file_); }
+
+absl::Status TelemetryLog::Append(absl::string_view line) {
+  errno = 0;
+  const bool written =
+      std::fwrite(line.data(), 1, line.size(), file_) == line.size() &&
+      std::fputc('\n', file_) != EOF && std::fflush(file_) == 0;
+  if (written) return absl::OkStatus();
+  const int error = errno != 0 ? errno : EIO;
+  std::clearerr(file_);
+  return absl::ResourceExhaustedError(absl::StrCat(
+      "-telemetry_out=", path_, ": cannot write: ", std::strerror(error),
+      ". Fix: free disk space or choose another file"));
+}
+
+absl::StatusOr<BufferDump> BufferDump::Create(const std::string& dir) {
+  if (mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "-dump_buffers=", dir,
+        ": cannot create the directory: ", std::strerror(errno),
+        ". Fix: name a directory whose parent exists and is writable"));
+  }
+  struct stat st;
+  if (stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "-dump_buffers=", dir,
+        " is not a directory. Fix: name a directory (it is created if "
+        "missing)"));
+  }
+  return BufferDump(dir);
+}
+
+std::string BufferDump::Prefix(uint32_t epoch) const {
+  return JoinPath(dir_, absl::StrFormat("epoch-%06u", epoch));
+}
+
+absl::Status BufferDump::Write(uint32_t epoch, const WireView& wire) const {
+  const std::string prefix = Prefix(epoch);
+  if (absl::Status s = WriteFileAtomically(prefix + ".control", wire.control);
+      !s.ok()) {
+    return s;
+  }
+  return WriteFileAtomically(prefix + ".ring", wire.ring);
+}
+
+std::string EpochLine(const EpochRecord& record) {
+  const telemetry::RingTelemetry& now = *record.now;
+  telemetry::SummaryOptions summary;
+  summary.previous = record.previous;
+  summary.launch = record.launch;
+  JsonWriter json;
+  json.BeginObject()
+      .Field("epoch", now.control.epoch)
+      .Field("summary", telemetry::SummaryLine(now, summary))
+      .Key("runtime_counters");
+  WriteCounters(json, now.RuntimeCounters());
+  if (record.previous != nullptr) {
+    json.Key("health");
+    WriteHealth(json, now.HealthSince(*record.previous));
+  }
+  if (record.accounting != nullptr) {
+    json.Key("priority_accounting");
+    WriteAccounting(json, *record.accounting);
+  }
+  if (record.launch.has_value()) {
+    json.Key("launch");
+    WriteLaunch(json, now.RecommendLaunch(*record.launch));
+  }
+  json.Key("sketch");
+  WriteSketch(json, now);
+  json.Key("steering");
+  WriteSteering(json, record.steering);
+  json.EndObject();
+  return json.text();
+}
+
+}  // namespace ringfuzz

@@ -1,0 +1,108 @@
+// What the steering writes about each epoch (dispatch round):
+//  * -telemetry_out=FILE: one JSON object per line and epoch (EpochLine),
+//    appended and flushed as it happens, so a tail -f or a crashed run still
+//    has every finished epoch;
+//  * -dump_buffers=DIR: the raw control and ring bytes of each epoch as
+//    DIR/epoch-NNNNNN.control and DIR/epoch-NNNNNN.ring (NNNNNN = the EPOCH
+//    control word, six digits or more), each written atomically, for
+//    `ringfuzz telemetry decode -control=... -ring=...`.
+#ifndef RINGFUZZ_FUZZ_TELEMETRY_LOG_H_
+#define RINGFUZZ_FUZZ_TELEMETRY_LOG_H_
+
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "fuzz/steering_launch.h"
+#include "fuzz/steering_wire.h"
+#include "telemetry/launch_policy.h"
+#include "telemetry/priority_accounting.h"
+#include "telemetry/ring_telemetry.h"
+
+namespace ringfuzz {
+
+// An append-only text file of lines.
+class TelemetryLog {
+ public:
+  // Creates or truncates `path`. The error names the path, the reason and
+  // what to do.
+  static absl::StatusOr<std::unique_ptr<TelemetryLog>> Open(
+      const std::string& path);
+  ~TelemetryLog();
+  TelemetryLog(const TelemetryLog&) = delete;
+  TelemetryLog& operator=(const TelemetryLog&) = delete;
+
+  // Appends `line` and a newline and flushes. An error names the path and
+  // the reason (e.g. a full disk).
+  absl::Status Append(absl::string_view line);
+
+  const std::string& path() const { return path_; }
+
+ private:
+  TelemetryLog(std::string path, FILE* file)
+      : path_(std::move(path)), file_(file) {}
+
+  std::string path_;
+  FILE* file_;
+};
+
+// A directory that receives the wire buffers of epochs.
+class BufferDump {
+ public:
+  // Uses `dir`, creating it (one level) if it does not exist.
+  static absl::StatusOr<BufferDump> Create(const std::string& dir);
+
+  // The file name prefix of epoch `epoch`: "<dir>/epoch-000012".
+  std::string Prefix(uint32_t epoch) const;
+  // Writes <Prefix>.control and <Prefix>.ring, each atomically.
+  absl::Status Write(uint32_t epoch, const WireView& wire) const;
+
+  const std::string& dir() const { return dir_; }
+
+ private:
+  explicit BufferDump(std::string dir) : dir_(std::move(dir)) {}
+  std::string dir_;
+};
+
+// The steering's own state at an epoch, for the "steering" object.
+struct SteeringState {
+  bool last = false;                    // the last epoch of a ring load
+  BatchGeometry geometry;               // the geometry the next batch will use
+  std::vector<uint32_t> tenant_quotas;  // items per tenant of this batch
+  size_t promoted = 0;                  // aged parents promoted into this batch
+  size_t waiting = 0;                   // parents whose work is owed
+  bool stalled = false;                 // the dispatch was stopped as stalled
+  size_t suspects = 0;                  // slots CLAIMED when it was stopped
+};
+
+struct EpochRecord {
+  const telemetry::RingTelemetry* now = nullptr;             // required
+  const telemetry::RingTelemetry* previous = nullptr;        // adds health
+  std::optional<telemetry::MegakernelLaunchRequest> launch;  // adds launch
+  const telemetry::PriorityRequeueAccounting* accounting = nullptr;
+  SteeringState steering;
+};
+
+// One compact JSON object (no newline) with, in this order:
+//   epoch, summary (telemetry::SummaryLine with health, launch and the top
+//   3 opcodes and tenants), runtime_counters {MegakernelRuntimeCounters
+//   fields}, health {MegakernelWatchdogSnapshot fields} or {error} (only
+//   with a previous snapshot), priority_accounting {requeue_count,
+//   aged_promotions, max_priority_age, drain {should_drain, reason}},
+//   launch {worker_groups, workgroup_size_x, slot_count, hit_capacity,
+//   pressure, execution_mode, topology, age_priority_work} or {error} (only
+//   with a request), sketch {ring_opcode, tenant, status, dispatch_metrics:
+//   top 3 [[key, estimate], ...] each, of a 4 x 256 sketch}, steering
+//   {last, worker_groups, batch_slots, slot_execs, tenant_quotas [...],
+//   promoted, waiting, stalled, suspects}.
+std::string EpochLine(const EpochRecord& record);
+
+}  // namespace ringfuzz
+
+#endif  // RINGFUZZ_FUZZ_TELEMETRY_LOG_H_
