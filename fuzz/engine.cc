@@ -11,6 +11,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "corpus/atomic_file.h"
 #include "corpus/corpus_dir.h"
 #include "corpus/dictionary.h"
@@ -116,7 +117,7 @@ int Engine::Fuzz(const std::vector<std::string>& dirs) {
   if (auto code = RunSeeds(seeds)) return *code;
   PrintStatus(StatusEvent::kInited);
 
-  Scheduler scheduler(seed_, have_dictionary_);
+  Scheduler scheduler(seed_, have_dictionary_, executor_.compare_feedback());
   SteeringOptions steering_options = steering_options_;
   steering_options.telemetry_out = config_.telemetry_out;
   steering_options.dump_buffers = config_.dump_buffers;
@@ -139,6 +140,7 @@ int Engine::Fuzz(const std::vector<std::string>& dirs) {
   if (Verbose(1)) {
     out_ << FormatDoneLine(total_execs_, ElapsedSeconds()) << "\n";
   }
+  PrintRecommendedDictionary();
   if (!reported_bugs_.empty()) {
     out_ << "INFO: -keep_going: " << reported_bugs_.size()
          << " distinct bug(s) found\n";
@@ -148,17 +150,34 @@ int Engine::Fuzz(const std::vector<std::string>& dirs) {
 }
 
 std::optional<int> Engine::LoadDictionary() {
-  if (config_.dict.empty()) return std::nullopt;
-  absl::StatusOr<std::vector<Bytes>> tokens = LoadDictionaryFile(config_.dict);
-  if (!tokens.ok()) {
-    return Fail(absl::InvalidArgumentError(
-        absl::StrCat("cannot use -dict: ", tokens.status().message())));
+  std::vector<Bytes> tokens;
+  if (!config_.dict.empty()) {
+    absl::StatusOr<std::vector<Bytes>> loaded = LoadDictionaryFile(config_.dict);
+    if (!loaded.ok()) {
+      return Fail(absl::InvalidArgumentError(
+          absl::StrCat("cannot use -dict: ", loaded.status().message())));
+    }
+    tokens = *std::move(loaded);
   }
-  if (absl::Status s = executor_.SetDictionary(*tokens); !s.ok()) {
+  const size_t from_file = tokens.size();
+  for (Bytes& token : executor_.AutoDictionary()) {
+    if (std::find(tokens.begin(), tokens.end(), token) == tokens.end()) {
+      tokens.push_back(std::move(token));
+    }
+  }
+  if (tokens.empty()) return std::nullopt;
+  if (absl::Status s = executor_.SetDictionary(tokens); !s.ok()) {
     return Fail(s);
   }
-  have_dictionary_ = !tokens->empty();
-  if (Verbose(1)) out_ << "Dictionary: " << tokens->size() << " entries\n";
+  have_dictionary_ = true;
+  if (Verbose(1)) {
+    out_ << "Dictionary: " << tokens.size() << " entries";
+    if (tokens.size() != from_file) {
+      out_ << " (" << tokens.size() - from_file
+           << " from the target's comparisons)";
+    }
+    out_ << "\n";
+  }
   return std::nullopt;
 }
 
@@ -435,6 +454,25 @@ void Engine::AttributeExecutions(const std::vector<WorkItem>& work,
     share = share * executed / requested;
     corpus_.RecordExecutions(*index, static_cast<uint64_t>(share));
   }
+}
+
+void Engine::PrintRecommendedDictionary() {
+  const std::vector<Bytes> tokens = executor_.RecommendedDictionary();
+  if (tokens.empty() || !Verbose(1)) return;
+  // libFuzzer's block: each line is a valid -dict entry.
+  out_ << "###### Recommended dictionary. ######\n";
+  for (const Bytes& token : tokens) {
+    out_ << "\"";
+    for (uint8_t byte : token) {
+      if (byte >= 0x20 && byte < 0x7F && byte != '"' && byte != '\\') {
+        out_ << static_cast<char>(byte);
+      } else {
+        out_ << absl::StrFormat("\\x%02X", byte);
+      }
+    }
+    out_ << "\" # Uses: 0\n";
+  }
+  out_ << "###### End of recommended dictionary. ######\n";
 }
 
 void Engine::ReportBugAndContinue(const Find& find, std::string base_sha1) {

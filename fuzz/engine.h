@@ -106,6 +106,8 @@ class Engine {
                            uint64_t requested, uint64_t executed);
   int ReportBugAndExit(const Find& find, std::vector<uint32_t> opcodes,
                        std::string base_sha1, bool save_artifact);
+  // Prints the executor's recommended dictionary as libFuzzer does.
+  void PrintRecommendedDictionary();
   // -keep_going: reports `find` unless the same bug was reported before.
   void ReportBugAndContinue(const Find& find, std::string base_sha1);
   int Fail(const absl::Status& status);

@@ -103,6 +103,17 @@ class Executor {
   // Largest input the executor can run, in bytes.
   virtual size_t max_len() const = 0;
 
+  // Tokens the target itself suggests (e.g. the constants it compares
+  // with), to be merged into the mutation dictionary.
+  virtual std::vector<Bytes> AutoDictionary() const { return {}; }
+
+  // Tokens learned while fuzzing (e.g. operands of comparisons that
+  // failed), printed at the end as libFuzzer's "Recommended dictionary".
+  virtual std::vector<Bytes> RecommendedDictionary() const { return {}; }
+
+  // True iff the executor implements RF_OP_CMP (input-to-state) work.
+  virtual bool compare_feedback() const { return false; }
+
   // Source lines of the target that carry instrumentation, sorted by file
   // and line, with whether they were reached. Unimplemented by executors
   // that have no source mapping.

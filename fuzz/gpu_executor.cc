@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <set>
 #include <utility>
 
 #include "absl/status/status.h"
@@ -45,6 +46,7 @@ Find::Kind KindOf(uint32_t raw) {
 absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
     const GpuExecutorOptions& options) {
   MegakernelOptions build{options.max_len, kLocalSize, options.coverage,
+                          options.compares, options.bounds,
                           /*signature=*/false};
   absl::StatusOr<Megakernel> precise =
       BuildMegakernelFromFile(options.target_path, build);
@@ -70,7 +72,7 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
         info.is_cpu));
   const uint32_t ring_slots =
       options.ring_slots != 0 ? options.ring_slots
-                              : (info.is_cpu ? 256u : 16384u);
+                              : (info.is_cpu ? 256u : 4096u);
   const uint32_t find_capacity = info.is_cpu ? 4096u : 16384u;
   const uint32_t max_words = precise->max_len / 4;
   absl::StatusOr<vk::Buffer> control =
@@ -134,11 +136,14 @@ GpuExecutor::GpuExecutor(vk::Instance instance, vk::Device device,
     default_exec = step_budget_ > reserve + 256 ? step_budget_ - reserve : 256;
   }
   exec_steps_ = options.exec_steps != 0 ? options.exec_steps : default_exec;
+  if (options.exec_steps == 0 && options.loop_budget != 0) {
+    exec_steps_ = std::min(options.loop_budget, default_exec);  // the ceiling
+  }
   replay_exec_steps_ = std::min(exec_steps_, default_exec);
   shutdown_grace_ = options.shutdown_grace;
   if (exec_steps_ + reserve > step_budget_) step_budget_ = exec_steps_ + reserve;
   // Enough workgroups to fill the device; each claims slots until none remain.
-  groups_ = info.is_cpu ? 64u : 8192u;
+  groups_ = info.is_cpu ? 64u : 4096u;
   uint32_t* ctrl = control_.words();
   ctrl[RF_CTRL_TENANT_BASE] = RF_CTRL_TENANT_MASKS;
   for (uint32_t t = 0; t < RF_CTRL_TENANT_MASK_COUNT; ++t) {
@@ -318,6 +323,7 @@ void GpuExecutor::CollectFinds(BatchResult& result,
   }
   ctrl[RF_RES_FIND_COUNT] = 0;
   ctrl[RF_RES_FIND_DROPPED] = 0;
+  coverage_stale_ = true;
 }
 
 absl::Status GpuExecutor::Drain(Program& program, uint32_t slot_count,
@@ -345,7 +351,11 @@ absl::Status GpuExecutor::Drain(Program& program, uint32_t slot_count,
     push.max_len = max_len_;
     push.mutation_bound = MutationStepBound(max_len_, max_stack);
     push.flags = push_flags_;
-    if (replay_push_seed_) push.seed = *replay_push_seed_;
+    push.cmp_sites = program.kernel.module.compare_sites;
+    if (replay_push_seed_) {
+      push.seed = *replay_push_seed_;
+      push.flags |= RF_PUSH_REPORT_ALL;  // a replay reports what it finds
+    }
     const uint32_t groups = std::min(slot_count, groups_);
     if (steered_ != nullptr) {
       steered_->OnDispatchStart(Wire(slot_count, push.seed));
@@ -495,6 +505,9 @@ absl::StatusOr<BatchResult> GpuExecutor::Execute(ByteSpan input) {
 }
 
 CoverageSummary GpuExecutor::Coverage() const {
+  // Recounted once per dispatch round at most: on a discrete GPU the maps
+  // live in device memory, which the host reads uncached over PCIe.
+  if (!coverage_stale_) return coverage_;
   const uint32_t* ctrl = control_.words();
   CoverageSummary summary;
   for (uint32_t w = 0; w < RF_EDGE_MAP_WORDS; ++w) {
@@ -503,6 +516,8 @@ CoverageSummary GpuExecutor::Coverage() const {
   for (uint32_t w = 0; w < RF_SITE_MAP_WORDS; ++w) {
     summary.blocks += __builtin_popcount(ctrl[RF_RES_SITE_MAP + w]);
   }
+  coverage_ = summary;
+  coverage_stale_ = false;
   return summary;
 }
 
@@ -533,6 +548,48 @@ absl::StatusOr<std::vector<LineCoverage>> GpuExecutor::Lines() const {
   return out;
 }
 
+namespace {
+
+// The little-endian bytes of `value` in the fewest of 2 or 4 bytes, and the
+// big-endian ones too; values below 0x100 give nothing (a single byte is
+// found quickly by havoc).
+void AddValueTokens(uint32_t value, std::set<Bytes>& tokens) {
+  if (value < 0x100u) return;
+  const size_t width = value < 0x10000u ? 2 : 4;
+  Bytes little, big;
+  for (size_t k = 0; k < width; ++k) {
+    little.push_back(static_cast<uint8_t>(value >> (8 * k)));
+    big.push_back(static_cast<uint8_t>(value >> (8 * (width - 1 - k))));
+  }
+  tokens.insert(little);
+  tokens.insert(big);
+}
+
+}  // namespace
+
+std::vector<Bytes> GpuExecutor::AutoDictionary() const {
+  std::set<Bytes> tokens;
+  for (uint32_t value : kernel().module.compare_constants) {
+    AddValueTokens(value, tokens);
+  }
+  return {tokens.begin(), tokens.end()};
+}
+
+std::vector<Bytes> GpuExecutor::RecommendedDictionary() const {
+  std::set<Bytes> tokens;
+  const uint32_t* ctrl = control_.words();
+  const uint32_t sites =
+      std::min<uint32_t>(kernel().module.compare_sites, RF_CMP_ENTRIES);
+  for (uint32_t i = 0; i < sites; ++i) {
+    const uint32_t a = ctrl[RF_RES_CMP + 2 * i];
+    const uint32_t b = ctrl[RF_RES_CMP + 2 * i + 1];
+    if (a == b) continue;
+    AddValueTokens(a, tokens);
+    AddValueTokens(b, tokens);
+  }
+  return {tokens.begin(), tokens.end()};
+}
+
 absl::Span<const uint8_t> GpuExecutor::ring_bytes() const {
   return ring_.bytes();
 }
@@ -551,7 +608,7 @@ std::string GpuExecutor::last_validation_message() const {
 
 BatchShape GpuExecutor::PreferredBatch() const {
   if (device_.info().is_cpu) return {ring_slots_, kLocalSize * 16};
-  return {ring_slots_, kLocalSize * 256};
+  return {ring_slots_, kLocalSize * 1024};
 }
 
 // ---------------------------------------------------------------------------

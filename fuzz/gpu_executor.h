@@ -32,8 +32,13 @@ struct GpuExecutorOptions {
   bool validation = false;  // Vulkan validation layer
   uint32_t max_len = 64;    // bytes
   uint32_t exec_steps = 0;  // loop iterations per execution; 0 = device default
+  // The user's per-execution loop budget (-loop_budget/-timeout), capped at
+  // the device's ceiling (its default); ignored when exec_steps is set.
+  uint32_t loop_budget = 0;
   uint32_t ring_slots = 0;  // 0 = device default
   bool coverage = true;     // see MegakernelOptions::coverage
+  bool compares = true;     // see MegakernelOptions::compares
+  bool bounds = true;       // see MegakernelOptions::bounds
   bool keep_going = false;  // faults do not stop a batch (-keep_going)
   // How coverage is gathered during fuzzing batches (Execute and candidate
   // evaluation always use the precise build).
@@ -68,6 +73,9 @@ class GpuExecutor final : public Executor {
   CoverageSummary Coverage() const override;
   size_t max_len() const override { return max_len_; }
   absl::StatusOr<std::vector<LineCoverage>> Lines() const override;
+  std::vector<Bytes> AutoDictionary() const override;
+  std::vector<Bytes> RecommendedDictionary() const override;
+  bool compare_feedback() const override { return true; }
 
   BatchShape PreferredBatch() const;
   // One line naming the device, e.g. "llvmpipe (...) [cpu, lavapipe, ...]".
@@ -174,6 +182,8 @@ class GpuExecutor final : public Executor {
   uint32_t epoch_ = 0;
   uint32_t max_len_ = 0;
   uint32_t push_flags_ = 0;
+  mutable CoverageSummary coverage_;   // Coverage() cache
+  mutable bool coverage_stale_ = true;
   absl::Duration dispatch_timeout_;
   // Telemetry and steering.
   DispatchObserver* observer_ = nullptr;

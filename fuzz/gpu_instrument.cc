@@ -4,6 +4,7 @@
 #include <spirv/unified1/spirv.hpp11>
 
 #include <map>
+#include <set>
 #include <tuple>
 #include <string>
 #include <utility>
@@ -136,6 +137,11 @@ class Instrumenter {
       if (name == "rf_site") site_var_ = id;
       if (name == "rf_bounds_index") bounds_index_var_ = id;
       if (name == "rf_loc") loc_var_ = id;
+      if (name == "rf_loop_id") loop_id_var_ = id;
+      if (name == "rf_cmp_a") cmp_a_var_ = id;
+      if (name == "rf_cmp_b") cmp_b_var_ = id;
+      if (name == "rf_cmp_site") cmp_site_var_ = id;
+      if (absl::StartsWith(name, "rf_cmp_hook(")) cmp_hook_ = id;
       if (absl::StartsWith(name, "fz_crash(")) fz_crash_ = id;
       if (absl::StartsWith(name, "fz_byte(")) fz_byte_ = id;
       if (name == "rf_bounds_length") bounds_length_var_ = id;
@@ -145,7 +151,9 @@ class Instrumenter {
     }
     if (site_var_ == 0 || cov_hook_ == 0 || loop_hook_ == 0 ||
         bounds_hook_ == 0 || bounds_index_var_ == 0 ||
-        bounds_length_var_ == 0 || loc_var_ == 0) {
+        bounds_length_var_ == 0 || loc_var_ == 0 || loop_id_var_ == 0 ||
+        cmp_hook_ == 0 ||
+        cmp_a_var_ == 0 || cmp_b_var_ == 0 || cmp_site_var_ == 0) {
       return absl::InvalidArgumentError(
           "the megakernel module lacks its instrumentation hooks "
           "(compile with debug names; do not strip the module)");
@@ -235,7 +243,9 @@ class Instrumenter {
           loc.lines.push_back(fn[j].words[2]);
         }
       }
-      if (loc.line != 0 && loc.lines.empty()) loc.lines.push_back(loc.line);
+      // A block without lines of its own (a merge block that only
+      // branches) is credited to no line: the line in effect before it may
+      // belong to a branch that did not run.
       const uint32_t site = static_cast<uint32_t>(sites_.size());
       if (site >= RF_SITE_MAP_BITS) {
         return absl::InvalidArgumentError(absl::StrCat(
@@ -263,18 +273,75 @@ class Instrumenter {
         }
         if (fn[i].op == spv::Op::OpAccessChain ||
             fn[i].op == spv::Op::OpInBoundsAccessChain) {
-          out.push_back(BoundsCheck(fn[i], out));
+          out.push_back(options_.bounds ? BoundsCheck(fn[i], out) : fn[i]);
           continue;
         }
         if (fn[i].op == spv::Op::OpFunctionCall &&
             (fn[i].words[3] == fz_crash_ || fn[i].words[3] == fz_byte_)) {
           MarkLocation(out);
         }
+        if (IsIntegerCompare(fn[i].op)) CompareHook(fn[i], out);
+        if (fn[i].op == spv::Op::OpSwitch) {
+          for (size_t k = 3; k + 1 < fn[i].words.size(); k += 2) {
+            compare_constants_.insert(fn[i].words[k]);
+          }
+        }
         out.push_back(fn[i]);
       }
     }
     fn = std::move(out);
     return absl::OkStatus();
+  }
+
+  static bool IsIntegerCompare(spv::Op op) {
+    switch (op) {
+      case spv::Op::OpIEqual:
+      case spv::Op::OpINotEqual:
+      case spv::Op::OpUGreaterThan:
+      case spv::Op::OpSGreaterThan:
+      case spv::Op::OpUGreaterThanEqual:
+      case spv::Op::OpSGreaterThanEqual:
+      case spv::Op::OpULessThan:
+      case spv::Op::OpSLessThan:
+      case spv::Op::OpULessThanEqual:
+      case spv::Op::OpSLessThanEqual:
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  // Returns `id` as a 32-bit unsigned value, emitting a bitcast if needed;
+  // 0 if it is not a 32-bit integer scalar.
+  uint32_t AsUint(uint32_t id, std::vector<Inst>& out) {
+    auto type = int_types_.find(result_type_[id]);
+    if (type == int_types_.end() || type->second.first != 32) return 0;
+    if (result_type_[id] == uint_type_) return id;
+    const uint32_t cast = NewId();
+    out.push_back(Make(spv::Op::OpBitcast, {uint_type_, cast, id}));
+    return cast;
+  }
+
+  // Before an integer comparison: records constant operands for the
+  // automatic dictionary and, when an operand varies, emits
+  // rf_cmp_a/b/site = ...; rf_cmp_hook().
+  void CompareHook(const Inst& cmp, std::vector<Inst>& out) {
+    const uint32_t a = cmp.words[3];
+    const uint32_t b = cmp.words[4];
+    const bool a_const = constants_value_.count(a) != 0;
+    const bool b_const = constants_value_.count(b) != 0;
+    if (a_const) compare_constants_.insert(constants_value_[a]);
+    if (b_const) compare_constants_.insert(constants_value_[b]);
+    if ((a_const && b_const) || !options_.compares) return;
+    std::vector<Inst> emitted;
+    const uint32_t ua = AsUint(a, emitted);
+    const uint32_t ub = AsUint(b, emitted);
+    if (ua == 0 || ub == 0) return;  // not 32-bit scalars
+    for (Inst& inst : emitted) out.push_back(std::move(inst));
+    out.push_back(Make(spv::Op::OpStore, {cmp_a_var_, ua}));
+    out.push_back(Make(spv::Op::OpStore, {cmp_b_var_, ub}));
+    out.push_back(Make(spv::Op::OpStore, {cmp_site_var_, Constant(compare_sites_++)}));
+    out.push_back(Make(spv::Op::OpFunctionCall, {void_type_, NewId(), cmp_hook_}));
   }
 
   // Emits `rf_loc = <index of the current source location>`: the location a
@@ -350,6 +417,7 @@ class Instrumenter {
     const uint32_t merge = merge_inst.words[1];
     const uint32_t ok = NewId();
     MarkLocation(out);
+    out.push_back(Make(spv::Op::OpStore, {loop_id_var_, Constant(loops_ - 1)}));
     out.push_back(Make(spv::Op::OpFunctionCall, {bool_type_, ok, loop_hook_}));
     bool guardable = !BlockHasPhi(fn, merge);
     if (guardable && terminator.op == spv::Op::OpBranch) {
@@ -440,6 +508,9 @@ class Instrumenter {
     module.unguarded_loops = unguarded_;
     module.bounds_checks = bounds_checks_;
     module.locations = std::move(locations_);
+    module.compare_sites = compare_sites_;
+    module.compare_constants.assign(compare_constants_.begin(),
+                                    compare_constants_.end());
     return module;
   }
 
@@ -460,7 +531,10 @@ class Instrumenter {
   std::map<uint32_t, uint32_t> constants_value_;  // 32-bit OpConstant values
   uint32_t bounds_hook_ = 0, bounds_index_var_ = 0, bounds_length_var_ = 0;
   uint32_t bounds_checks_ = 0;
-  uint32_t loc_var_ = 0, fz_crash_ = 0, fz_byte_ = 0;
+  uint32_t loc_var_ = 0, fz_crash_ = 0, fz_byte_ = 0, loop_id_var_ = 0;
+  uint32_t cmp_hook_ = 0, cmp_a_var_ = 0, cmp_b_var_ = 0, cmp_site_var_ = 0;
+  uint32_t compare_sites_ = 0;
+  std::set<uint32_t> compare_constants_;
   std::string function_, file_;  // where the walk is, for MarkLocation
   uint32_t line_ = 0;
   std::vector<SiteLocation> locations_;

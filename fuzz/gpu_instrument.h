@@ -9,6 +9,9 @@
 //   * in every loop header it calls `rf_loop_hook()` and, when that returns
 //     false, leaves the loop through its merge block: the per-execution loop
 //     budget that bounds hangs and dispatch length;
+//   * before every integer comparison with a varying operand it stores the
+//     operands and calls `rf_cmp_hook()` (compare feedback), and it collects
+//     the constants the target compares with (the automatic dictionary);
 //   * before every access to a local array of the target with a dynamic
 //     index it calls `rf_bounds_hook()`, which reports an index past the
 //     array's length as an out-of-bounds fault and substitutes an in-bounds
@@ -32,7 +35,8 @@ struct SiteLocation {
   std::string function;  // source-level name, e.g. "parse_header"
   std::string file;      // as the compiler saw it, e.g. "tlv.fz"
   uint32_t line = 0;     // 0 when the block carries no line information
-  // For a site (basic block): every line its instructions carry, in `file`.
+  // For a site (basic block): every line its own instructions carry, in
+  // `file` (none for a block that only branches).
   std::vector<uint32_t> lines;
 };
 
@@ -47,10 +51,17 @@ struct InstrumentedModule {
   uint32_t loops = 0;           // loop headers given a budget check
   uint32_t unguarded_loops = 0;  // loop headers counted but not guarded
   uint32_t bounds_checks = 0;    // array indices checked
+  uint32_t compare_sites = 0;    // integer comparisons given rf_cmp_hook
+  // Every constant the target compares with or switches on (sorted).
+  std::vector<uint32_t> compare_constants;
 };
 
+// Which hooks to add. Loop budgets are always added (they bound every
+// execution); switching the others off measures what each costs.
 struct InstrumentOptions {
-  bool coverage = true;  // block/edge hooks; loop budgets are always added
+  bool coverage = true;  // block/edge hooks
+  bool compares = true;  // compare-operand hooks (the dictionary is kept)
+  bool bounds = true;    // local-array bounds checks
 };
 
 // Instruments `spirv` as described above. Fails (InvalidArgument) when the

@@ -19,6 +19,8 @@ struct MegakernelOptions {
   // Coverage hooks in every target block. Off: loop budgets only (for
   // measuring what coverage costs; the fuzzer is then blind).
   bool coverage = true;
+  bool compares = true;  // compare-operand hooks (InstrumentOptions)
+  bool bounds = true;    // local-array bounds checks (InstrumentOptions)
   // Signature coverage mode (see shaders/megakernel_prelude.glsl): blocks
   // fold edges into registers only; unseen executions become candidates.
   bool signature = false;
@@ -36,6 +38,7 @@ struct MegakernelPush {
   uint32_t max_len = 0;
   uint32_t mutation_bound = 0;
   uint32_t flags = 0;  // RF_PUSH_*
+  uint32_t cmp_sites = 0;
 };
 
 struct Megakernel {

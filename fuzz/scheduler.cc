@@ -7,8 +7,8 @@
 
 namespace ringfuzz {
 
-Scheduler::Scheduler(uint64_t seed, bool use_dictionary)
-    : rng_(seed), use_dictionary_(use_dictionary) {}
+Scheduler::Scheduler(uint64_t seed, bool use_dictionary, bool use_compares)
+    : rng_(seed), use_dictionary_(use_dictionary), use_compares_(use_compares) {}
 
 uint64_t Scheduler::Below(uint64_t n) { return rng_() % n; }
 
@@ -147,6 +147,8 @@ Batch Scheduler::NextBatch(const Corpus& corpus, const BatchBudget& budget,
       item.partner = corpus.entry(partner).executor_index;
     } else if (roll == 1 && use_dictionary_) {
       item.opcode = RF_OP_DICT;
+    } else if (roll == 2 && use_compares_) {
+      item.opcode = RF_OP_CMP;
     } else {
       item.opcode = RF_OP_HAVOC;
     }

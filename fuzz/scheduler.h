@@ -62,7 +62,8 @@ class Scheduler {
 
   // `use_dictionary`: whether RF_OP_DICT work may be scheduled (a
   // dictionary was loaded into the executor).
-  Scheduler(uint64_t seed, bool use_dictionary);
+  // use_compares: also schedule RF_OP_CMP (input-to-state) work.
+  Scheduler(uint64_t seed, bool use_dictionary, bool use_compares = false);
   Scheduler(const Scheduler&) = delete;
   Scheduler& operator=(const Scheduler&) = delete;
 
@@ -96,6 +97,7 @@ class Scheduler {
 
   std::mt19937_64 rng_;
   bool use_dictionary_;
+  bool use_compares_;
   uint32_t next_ticket_ = 0;  // the last ticket handed out; the first is 1
 };
 

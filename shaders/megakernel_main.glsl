@@ -27,7 +27,9 @@ void rf_execute(uint len) {
   rf_prev = 0u;
   rf_new_bits = 0u;
   rf_exec_steps = 0u;
+  rf_loop_counts_reset();
   fz_target(len);
+  rf_loop_features();
   rf_steps += rf_exec_steps + 1u;
 }
 
@@ -122,12 +124,30 @@ void rf_run_slot(uint slot, uint lane) {
     uint source = opcode == RF_OP_CALIBRATE ? parent + m : parent;
     uint len = rf_load(source);
     len = rf_mutate(opcode, len, partner, stack);
+    // Compare operands are recorded by replays and 1 in 1024 executions:
+    // every invocation writes the same table entries, so more would only
+    // contend for them.
+    rf_cmp_record = opcode == RF_OP_REPLAY || opcode == RF_OP_CALIBRATE ||
+                    (rf_rand() & 1023u) == 0u;
     rf_execute(len);
     execs += 1u;
     new_bits += rf_new_bits;
     if (rf_fault_kind != 0u) {
-      // One report per invocation and slot: the host deduplicates bugs.
-      if (!faulted) pushed += rf_push_find(rf_fault_kind, slot, source, opcode);
+      // Queue each distinct fault once per run (replays always report), and
+      // at most once per invocation and slot.
+      uint key = rf_hash(rf_fault_kind * 0x9E3779B1u ^ rf_hash(rf_fault_code) ^
+                         rf_fault_site * 0x85EBCA6Bu) & (RF_FAULT_SEEN_BITS - 1u);
+      bool replay = opcode == RF_OP_REPLAY || opcode == RF_OP_CALIBRATE ||
+                    (pc.flags & RF_PUSH_REPORT_ALL) != 0u;
+      if (!faulted &&
+          (replay || rf_mark(RF_RES_FAULT_SEEN + (key >> 5u), 1u << (key & 31u)) != 0u)) {
+        uint stored = rf_push_find(rf_fault_kind, slot, source, opcode);
+        pushed += stored;
+        if (stored == 0u && !replay) {
+          // The queue was full: forget the fault so that it is queued again.
+          atomicAnd(ctrl[RF_RES_FAULT_SEEN + (key >> 5u)], ~(1u << (key & 31u)));
+        }
+      }
       faulted = true;
       if (atomicCompSwap(sh_fault, 0u, rf_fault_kind) == 0u) {
         sh_fault_code = rf_fault_code;
@@ -190,6 +210,7 @@ void main() {
     rf_cov_hook();
     if (!rf_loop_hook()) rf_site = 1u;
     rf_site += rf_bounds_hook() + rf_loc;
+    rf_cmp_hook();
   }
   for (;;) {
     if (lane == 0u) {

@@ -316,6 +316,37 @@ uint rf_havoc_step(uint len) {
   return len;
 }
 
+// Input-to-state: takes the operands (a, b) of a recorded comparison, finds
+// a's bytes in the input (1, 2 or 4 bytes by magnitude, either endianness,
+// from a random position on) and writes b there (sometimes b +/- 1).
+// Falls back to a havoc step when nothing applies. Returns the length.
+uint rf_mut_cmp(uint len) {
+  uint entry = RF_RES_CMP + 2u * rf_below(min(max(pc.cmp_sites, 1u), RF_CMP_ENTRIES));
+  uint a = ctrl[entry];
+  uint b = ctrl[entry + 1u];
+  if (rf_below(2u) == 0u) {
+    uint t = a;
+    a = b;
+    b = t;
+  }
+  uint width = max(a, b) < 0x100u ? 1u : (max(a, b) < 0x10000u ? 2u : 4u);
+  if (a == b || len < width) return rf_havoc_step(len);
+  bool big = rf_below(2u) == 0u;
+  uint n = len - width + 1u;
+  uint start = rf_below(n);
+  uint mask = width == 4u ? 0xFFFFFFFFu : (1u << (8u * width)) - 1u;
+  uint found = 0xFFFFFFFFu;
+  for (uint k = 0u; k < n && found == 0xFFFFFFFFu; ++k) {
+    uint pos = start + k >= n ? start + k - n : start + k;
+    if (rf_fetch(pos, width, big) == (a & mask)) found = pos;
+  }
+  rf_steps += n;
+  if (found == 0xFFFFFFFFu) return rf_havoc_step(len);
+  uint r = rf_below(8u);
+  rf_put(found, width, r == 0u ? b + 1u : (r == 1u ? b - 1u : b), big);
+  return len;
+}
+
 // Mutates the loaded input according to the work kind; returns the length.
 uint rf_mutate(uint opcode, uint len, uint partner, uint stack) {
   if (opcode == RF_OP_REPLAY || opcode == RF_OP_CALIBRATE) return len;
@@ -330,6 +361,9 @@ uint rf_mutate(uint opcode, uint len, uint partner, uint stack) {
     n -= 1u;
   } else if (opcode == RF_OP_DICT && pc.dict_count != 0u) {
     len = rf_mut_dict(len);
+    n -= 1u;
+  } else if (opcode == RF_OP_CMP) {
+    len = rf_mut_cmp(len);
     n -= 1u;
   }
   for (uint k = 0u; k < n; ++k) len = rf_havoc_step(len);

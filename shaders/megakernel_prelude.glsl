@@ -56,6 +56,7 @@ layout(push_constant) uniform RfPush {
   uint max_len;       // runtime input length cap (<= RF_MAX_LEN)
   uint mutation_bound;  // worst-case loop iterations of one mutant's mutation
   uint flags;         // RF_PUSH_*
+  uint cmp_sites;     // instrumented comparisons of the target
 } pc;
 
 // ---------------------------------------------------------------------------
@@ -178,25 +179,48 @@ void rf_cov_hook() {
 #else
 void rf_coverage_reset() {}
 
-// The block (site) map is only touched when the edge is new: a block
-// reached for the first time is reached through a new edge (up to
-// edge-hash collisions, < 1% at 500 edges).
+// The edge and the block (site) each have their own bit: the block map is
+// exact (line coverage is read from it), the edge map hashed.
 void rf_cov_hook() {
   uint cur = rf_site & 0xFFFFu;
   uint edge = (cur ^ rf_prev) & (RF_EDGE_MAP_BITS - 1u);
   rf_prev = cur >> 1u;
-  uint fresh = rf_mark(RF_RES_EDGE_MAP + (edge >> 5u), 1u << (edge & 31u));
-  if (fresh != 0u) {
-    uint site = rf_site >> 16u;
-    rf_new_bits += 1u + rf_mark(RF_RES_SITE_MAP + (site >> 5u), 1u << (site & 31u));
-  }
+  uint site = rf_site >> 16u;
+  rf_new_bits += rf_mark(RF_RES_EDGE_MAP + (edge >> 5u), 1u << (edge & 31u));
+  rf_new_bits += rf_mark(RF_RES_SITE_MAP + (site >> 5u), 1u << (site & 31u));
 }
 #endif
 
 // Instrumentation hook in every target loop header. Returns false once the
 // execution has used its loop budget; the instrumented header then leaves
 // the loop, and the execution is reported as a timeout.
+// Loop hit counts: header visits per loop (rf_loop_id, set by the
+// instrumentation; loops past RF_COUNTED_LOOPS share counters) in registers.
+// At the end of an execution each loop's count, bucketed like AFL's hit
+// counts (1, 2, 3, 4-7, 8-15, 16-31, 32-127, 128+), is a coverage feature,
+// so reaching a new iteration count is progress.
+#define RF_COUNTED_LOOPS 8u
+uint rf_loop_id;
+uint rf_loop_visits[RF_COUNTED_LOOPS];
+
+void rf_loop_counts_reset() {
+  [[unroll]] for (uint k = 0u; k < RF_COUNTED_LOOPS; ++k) rf_loop_visits[k] = 0u;
+}
+
+// The feature of loop k reaching `visits` header visits (visits > 0).
+uint rf_loop_feature(uint k, uint visits) {
+  uint bucket = visits >= 128u ? 7u
+              : visits >= 32u  ? 6u
+              : visits >= 4u   ? uint(findMSB(visits)) + 1u
+                               : visits - 1u;
+  return ((k * 8u + bucket) * 0x9E3779B1u) >> 16u;
+}
+
 bool rf_loop_hook() {
+  uint slot = rf_loop_id % RF_COUNTED_LOOPS;
+  [[unroll]] for (uint k = 0u; k < RF_COUNTED_LOOPS; ++k) {
+    rf_loop_visits[k] += k == slot ? 1u : 0u;
+  }
   rf_exec_steps += 1u;
   if (rf_exec_steps <= pc.exec_steps) return true;
   if (rf_fault_kind == 0u) {
@@ -206,6 +230,25 @@ bool rf_loop_hook() {
     rf_fault_site = rf_loc;
   }
   return false;
+}
+
+// Instrumentation hook before every integer comparison of the target:
+// rf_cmp_a/rf_cmp_b are its operands, rf_cmp_site its index. Executions that
+// record (calibration, replays, and a sample of the others; see
+// rf_execute) store the operands in the compare table.
+uint rf_cmp_a;
+uint rf_cmp_b;
+uint rf_cmp_site;
+bool rf_cmp_record;
+
+void rf_cmp_hook() {
+#ifndef RF_COVERAGE_SIGNATURE
+  if (rf_cmp_record && rf_cmp_a != rf_cmp_b) {
+    uint entry = RF_RES_CMP + 2u * (rf_cmp_site % RF_CMP_ENTRIES);
+    ctrl[entry] = rf_cmp_a;
+    ctrl[entry + 1u] = rf_cmp_b;
+  }
+#endif
 }
 
 // Instrumentation hook before every dynamically indexed access to a local
@@ -225,4 +268,23 @@ uint rf_bounds_hook() {
     rf_fault_site = rf_loc;
   }
   return 0u;
+}
+
+// Adds each loop's bucketed visit count of this execution as a feature: a
+// bit of the edge map (precise build) or of the signature (signature build).
+void rf_loop_features() {
+  [[unroll]] for (uint k = 0u; k < RF_COUNTED_LOOPS; ++k) {
+    uint visits = rf_loop_visits[k];
+    if (visits != 0u) {
+      uint feature = rf_loop_feature(k, visits);
+#ifdef RF_COVERAGE_SIGNATURE
+      uint h = feature * 0x9E3779B1u;
+      rf_bloom_add(h >> 8u);
+      rf_bloom_add(h >> 20u);
+#else
+      rf_new_bits += rf_mark(RF_RES_EDGE_MAP + (feature >> 5u),
+                             1u << (feature & 31u));
+#endif
+    }
+  }
 }

@@ -130,7 +130,18 @@
 #define RF_SEEN_BITS 1048576u
 #define RF_SEEN_WORDS 32768u
 #define RF_RES_SEEN (RF_RES_SITE_MAP + RF_SITE_MAP_WORDS)
-#define RF_RES_END (RF_RES_SEEN + RF_SEEN_WORDS)
+// Compare table: the last operands (a, b) seen at each instrumented integer
+// comparison of the target (entry = comparison index mod RF_CMP_ENTRIES),
+// for input-to-state mutation (RF_OP_CMP) and the recommended dictionary.
+#define RF_CMP_ENTRIES 1024u
+#define RF_RES_CMP (RF_RES_SEEN + RF_SEEN_WORDS)
+// Fault-seen table: one bit per hashed (kind, code, location) of a fault, so
+// that a bug hit by many invocations (-keep_going) is queued once, not once
+// per invocation. Replays always report.
+#define RF_FAULT_SEEN_BITS 4096u
+#define RF_FAULT_SEEN_WORDS 128u
+#define RF_RES_FAULT_SEEN (RF_RES_CMP + 2u * RF_CMP_ENTRIES)
+#define RF_RES_END (RF_RES_FAULT_SEEN + RF_FAULT_SEEN_WORDS)
 #define RF_CTRL_WORDS RF_RES_END
 
 // ---------------------------------------------------------------------------
@@ -170,6 +181,7 @@
 
 // Push-constant flags of the megakernel (RfPush.flags).
 #define RF_PUSH_KEEP_GOING 1u  // a fault does not stop the dispatch
+#define RF_PUSH_REPORT_ALL 2u  // queue every fault, even one seen before
 
 // Descriptor bindings of the megakernel (set 0).
 #define RF_BINDING_CONTROL 0

@@ -1,5 +1,7 @@
 #include "tools/gpu_executor_factory.h"
 
+#include <algorithm>
+
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "fuzz/gpu_executor.h"
@@ -19,6 +21,12 @@ absl::StatusOr<std::unique_ptr<Executor>> MakeGpuExecutor(Config& config,
   options.validation = config.validation;
   options.keep_going = config.keep_going;
   options.max_len = static_cast<uint32_t>((config.max_len + 3) / 4 * 4);
+  // -loop_budget, else -timeout seconds at 10^6 loop iterations per second;
+  // the executor caps it at what the device can bound (0 = its default).
+  options.loop_budget = static_cast<uint32_t>(
+      config.loop_budget != 0
+          ? config.loop_budget
+          : std::min<int64_t>(config.timeout * 1000000, UINT32_MAX));
   absl::StatusOr<std::unique_ptr<GpuExecutor>> executor =
       GpuExecutor::Create(options);
   if (!executor.ok()) return executor.status();

@@ -4,7 +4,10 @@
 //
 //   megakernel_bench -target=FILE [-device=cpu|gpu|N] [-seconds=S]
 //                    [-max_len=N] [-opcode=N] [-stack=N]
-//                    [-coverage=0|1]
+//                    [-coverage=0|1] [-compares=0|1] [-bounds=0|1]
+//
+// The three switches turn the instrumentation's hooks off one by one (loop
+// budgets always stay), for measuring what each costs.
 #include <sys/resource.h>
 
 #include <chrono>
@@ -36,6 +39,8 @@ int main(int argc, char** argv) {
   options.device = Flag(argc, argv, "device", "");
   options.max_len = std::stoul(Flag(argc, argv, "max_len", "64"));
   options.coverage = Flag(argc, argv, "coverage", "1") != "0";
+  options.compares = Flag(argc, argv, "compares", "1") != "0";
+  options.bounds = Flag(argc, argv, "bounds", "1") != "0";
   const double seconds = std::stod(Flag(argc, argv, "seconds", "5"));
   if (options.target_path.empty()) {
     std::fprintf(stderr, "usage: megakernel_bench -target=FILE [-device=...] "
