@@ -105,8 +105,8 @@ bool ReportBug(const BugReportRequest& request, const WorkDir& work_dir,
       << "\n";
   std::string location;
   if (!find.file.empty()) {
-    location = absl::StrCat(" ", find.file, ":", find.line, " in ",
-                            find.function);
+    location =
+        absl::StrCat(" ", find.file, ":", find.line, " in ", find.function);
     out << absl::StrFormat("    #0 0x%08x in %s %s:%u\n", find.line,
                            find.function, find.file, find.line);
   }

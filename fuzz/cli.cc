@@ -20,7 +20,8 @@ absl::Status WriteCoverageReport(const Executor& executor,
                     "\n");
   }
   return WriteFileAtomically(
-      path, ByteSpan(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+      path,
+      ByteSpan(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
 }
 
 size_t AutomaticMaxLen(size_t largest_input) {
@@ -61,7 +62,8 @@ int RunCommandLine(absl::Span<const std::string> args,
   Engine engine(config, **executor, out);
   const int code = engine.Run(parsed->positional);
   if (!config.coverage_report.empty()) {
-    if (absl::Status s = WriteCoverageReport(**executor, config.coverage_report);
+    if (absl::Status s =
+            WriteCoverageReport(**executor, config.coverage_report);
         !s.ok()) {
       out << "ERROR: " << s.message() << "\n";
       return code == 0 ? kErrorExit : code;

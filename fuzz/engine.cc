@@ -152,7 +152,8 @@ int Engine::Fuzz(const std::vector<std::string>& dirs) {
 std::optional<int> Engine::LoadDictionary() {
   std::vector<Bytes> tokens;
   if (!config_.dict.empty()) {
-    absl::StatusOr<std::vector<Bytes>> loaded = LoadDictionaryFile(config_.dict);
+    absl::StatusOr<std::vector<Bytes>> loaded =
+        LoadDictionaryFile(config_.dict);
     if (!loaded.ok()) {
       return Fail(absl::InvalidArgumentError(
           absl::StrCat("cannot use -dict: ", loaded.status().message())));
@@ -268,8 +269,7 @@ std::optional<int> Engine::RunSeeds(const std::vector<Bytes>& seeds) {
   return std::nullopt;
 }
 
-std::optional<int> Engine::FuzzLoop(Scheduler& scheduler,
-                                    Steering& steering) {
+std::optional<int> Engine::FuzzLoop(Scheduler& scheduler, Steering& steering) {
   BatchBudget budget;
   budget.slots = config_.batch_slots > 0
                      ? static_cast<uint32_t>(config_.batch_slots)
@@ -299,15 +299,15 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler,
       std::string stall = steering.DescribeStall();
       return Fail(absl::Status(
           result.status().code(),
-          absl::StrCat("the executor failed to run a batch: ",
-                       result.status().message(),
-                       stall.empty() ? "" : " (it was stopped because ", stall,
-                       stall.empty() ? "" : ")",
-                       work_dir_.has_corpus_dir()
-                           ? absl::StrCat("; every input found so far is "
-                                          "saved in ",
-                                          work_dir_.corpus_dir())
-                           : "")));
+          absl::StrCat(
+              "the executor failed to run a batch: ", result.status().message(),
+              stall.empty() ? "" : " (it was stopped because ", stall,
+              stall.empty() ? "" : ")",
+              work_dir_.has_corpus_dir()
+                  ? absl::StrCat("; every input found so far is "
+                                 "saved in ",
+                                 work_dir_.corpus_dir())
+                  : "")));
     }
     if (result->executions > batch.requested) {
       return Fail(absl::InternalError(absl::StrCat(
@@ -355,9 +355,9 @@ std::optional<int> Engine::RecoverStall(Steering& steering) {
     if (!replay.ok()) {
       return Fail(absl::Status(
           replay.status().code(),
-          absl::StrCat("replaying ring slot ", suspect.index,
-                       " of a stalled dispatch failed: ",
-                       replay.status().message())));
+          absl::StrCat(
+              "replaying ring slot ", suspect.index,
+              " of a stalled dispatch failed: ", replay.status().message())));
     }
     total_execs_ += replay->executions;
     dropped_finds_ += replay->dropped_finds;

@@ -26,11 +26,11 @@ using Bytes = std::vector<uint8_t>;
 // ring slot.
 struct WorkItem {
   uint32_t opcode = 0;
-  uint32_t parent = 0;    // corpus index
-  uint32_t partner = 0;   // corpus index of the splice partner (RF_OP_SPLICE)
-  uint32_t count = 0;     // executions requested
-  uint32_t stack = 1;     // max stacked mutations per mutant
-  uint32_t ticket = 0;    // parent batch (ticketed window)
+  uint32_t parent = 0;   // corpus index
+  uint32_t partner = 0;  // corpus index of the splice partner (RF_OP_SPLICE)
+  uint32_t count = 0;    // executions requested
+  uint32_t stack = 1;    // max stacked mutations per mutant
+  uint32_t ticket = 0;   // parent batch (ticketed window)
   uint32_t window_class = 0;  // RF_CLASS_*
   uint32_t tenant = 0;
   uint32_t priority = 2;  // RF_PRIORITY_NORMAL
@@ -58,8 +58,8 @@ inline bool IsBug(Find::Kind kind) { return kind != Find::Kind::kNewCoverage; }
 
 // What one batch did.
 struct BatchResult {
-  uint64_t executions = 0;  // counted by the executor, never assumed
-  std::vector<Find> finds;  // in discovery order
+  uint64_t executions = 0;     // counted by the executor, never assumed
+  std::vector<Find> finds;     // in discovery order
   uint64_t dropped_finds = 0;  // finds lost to a full queue (re-found later)
 };
 

@@ -29,15 +29,22 @@ uint32_t Mix(uint64_t x) {
   return static_cast<uint32_t>(x);
 }
 
-uint32_t WordsFor(size_t bytes) { return static_cast<uint32_t>((bytes + 3) / 4); }
+uint32_t WordsFor(size_t bytes) {
+  return static_cast<uint32_t>((bytes + 3) / 4);
+}
 
 Find::Kind KindOf(uint32_t raw) {
   switch (raw) {
-    case RF_FIND_CRASH: return Find::Kind::kCrash;
-    case RF_FIND_OVERREAD: return Find::Kind::kOverread;
-    case RF_FIND_TIMEOUT: return Find::Kind::kTimeout;
-    case RF_FIND_OUT_OF_BOUNDS: return Find::Kind::kOutOfBounds;
-    default: return Find::Kind::kNewCoverage;
+    case RF_FIND_CRASH:
+      return Find::Kind::kCrash;
+    case RF_FIND_OVERREAD:
+      return Find::Kind::kOverread;
+    case RF_FIND_TIMEOUT:
+      return Find::Kind::kTimeout;
+    case RF_FIND_OUT_OF_BOUNDS:
+      return Find::Kind::kOutOfBounds;
+    default:
+      return Find::Kind::kNewCoverage;
   }
 }
 
@@ -45,15 +52,16 @@ Find::Kind KindOf(uint32_t raw) {
 
 absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
     const GpuExecutorOptions& options) {
-  MegakernelOptions build{options.max_len, kLocalSize, options.coverage,
-                          options.compares, options.bounds,
+  MegakernelOptions build{options.max_len,    kLocalSize,     options.coverage,
+                          options.compares,   options.bounds,
                           /*signature=*/false};
   absl::StatusOr<Megakernel> precise =
       BuildMegakernelFromFile(options.target_path, build);
   if (!precise.ok()) return precise.status();
   vk::InstanceOptions instance_options;
   instance_options.validation = options.validation;
-  absl::StatusOr<vk::Instance> instance = vk::Instance::Create(instance_options);
+  absl::StatusOr<vk::Instance> instance =
+      vk::Instance::Create(instance_options);
   if (!instance.ok()) return instance.status();
   absl::StatusOr<std::vector<vk::PhysicalDeviceInfo>> devices =
       instance->EnumerateDevices();
@@ -70,9 +78,9 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
       (options.coverage_mode == GpuExecutorOptions::CoverageMode::kSignature ||
        (options.coverage_mode == GpuExecutorOptions::CoverageMode::kAuto &&
         info.is_cpu));
-  const uint32_t ring_slots =
-      options.ring_slots != 0 ? options.ring_slots
-                              : (info.is_cpu ? 256u : 4096u);
+  const uint32_t ring_slots = options.ring_slots != 0
+                                  ? options.ring_slots
+                                  : (info.is_cpu ? 256u : 4096u);
   const uint32_t find_capacity = info.is_cpu ? 4096u : 16384u;
   const uint32_t max_words = precise->max_len / 4;
   absl::StatusOr<vk::Buffer> control =
@@ -128,9 +136,10 @@ GpuExecutor::GpuExecutor(vk::Instance instance, vk::Device device,
   const vk::PhysicalDeviceInfo& info = device_.info();
   const uint32_t subgroup = std::max<uint32_t>(info.subgroup_size, 1);
   const uint32_t max_len = (std::max<uint32_t>(options.max_len, 4) + 3) / 4 * 4;
-  step_budget_ = info.is_lavapipe ? (kLavapipeLoopLimit - 1024) / subgroup
-                                  : (1u << 20);
-  const uint32_t reserve = MutationStepBound(max_len, kMaxStack) + max_len / 4 + 64;
+  step_budget_ =
+      info.is_lavapipe ? (kLavapipeLoopLimit - 1024) / subgroup : (1u << 20);
+  const uint32_t reserve =
+      MutationStepBound(max_len, kMaxStack) + max_len / 4 + 64;
   uint32_t default_exec = info.is_lavapipe ? 2048u : 65536u;
   if (info.is_lavapipe && reserve + default_exec > step_budget_) {
     default_exec = step_budget_ > reserve + 256 ? step_budget_ - reserve : 256;
@@ -141,7 +150,8 @@ GpuExecutor::GpuExecutor(vk::Instance instance, vk::Device device,
   }
   replay_exec_steps_ = std::min(exec_steps_, default_exec);
   shutdown_grace_ = options.shutdown_grace;
-  if (exec_steps_ + reserve > step_budget_) step_budget_ = exec_steps_ + reserve;
+  if (exec_steps_ + reserve > step_budget_)
+    step_budget_ = exec_steps_ + reserve;
   // Enough workgroups to fill the device; each claims slots until none remain.
   groups_ = info.is_cpu ? 64u : 4096u;
   uint32_t* ctrl = control_.words();
@@ -175,14 +185,15 @@ absl::Status GpuExecutor::AddProgram(Megakernel kernel,
   absl::StatusOr<vk::Dispatcher> dispatcher =
       vk::Dispatcher::Create(device_, program->pipeline);
   if (!dispatcher.ok()) return dispatcher.status();
-  program->dispatcher = std::make_unique<vk::Dispatcher>(*std::move(dispatcher));
+  program->dispatcher =
+      std::make_unique<vk::Dispatcher>(*std::move(dispatcher));
   slot = std::move(program);
   return absl::OkStatus();
 }
 
 absl::Status GpuExecutor::BindAll() {
-  const vk::Buffer* buffers[RF_BINDING_COUNT] = {&control_, &ring_,
-                                                 corpus_.get(), &finds_, &dict_};
+  const vk::Buffer* buffers[RF_BINDING_COUNT] = {
+      &control_, &ring_, corpus_.get(), &finds_, &dict_};
   for (Program* program : {precise_.get(), fast_.get()}) {
     if (program == nullptr) continue;
     if (absl::Status s = program->dispatcher->BindBuffers(buffers); !s.ok()) {
@@ -231,7 +242,8 @@ void GpuExecutor::WriteCorpusEntry(uint32_t index, uint64_t offset_words,
   uint32_t* words = corpus_->words();
   const uint32_t n = WordsFor(input.size());
   std::memset(words + offset_words, 0, uint64_t{n} * 4);
-  if (!input.empty()) std::memcpy(words + offset_words, input.data(), input.size());
+  if (!input.empty())
+    std::memcpy(words + offset_words, input.data(), input.size());
   words[2 * index] = static_cast<uint32_t>(offset_words);
   words[2 * index + 1] = static_cast<uint32_t>(input.size());
 }
@@ -342,7 +354,8 @@ absl::Status GpuExecutor::Drain(Program& program, uint32_t slot_count,
     ctrl[RF_CTRL_EPOCH] += 1;
     const uint32_t done_before = ctrl[RF_CTRL_DONE_COUNT];
     MegakernelPush push;
-    push.seed = Mix(seed * 0x9E3779B97F4A7C15ull + round + (uint64_t{++epoch_} << 32));
+    push.seed =
+        Mix(seed * 0x9E3779B97F4A7C15ull + round + (uint64_t{++epoch_} << 32));
     push.slot_count = slot_count;
     push.find_capacity = find_capacity_;
     push.dict_count = dict_count_;
@@ -390,7 +403,8 @@ absl::Status GpuExecutor::Drain(Program& program, uint32_t slot_count,
     if (pending == 0) return absl::OkStatus();
     if (ctrl[RF_CTRL_DONE_COUNT] == done_before && ctrl[RF_RES_EXECS] == 0) {
       return absl::InternalError(absl::StrCat(
-          pending, " ring slots stayed published through a whole dispatch: "
+          pending,
+          " ring slots stayed published through a whole dispatch: "
           "the megakernel makes no progress (are all tenants paused?)"));
     }
   }
@@ -432,7 +446,8 @@ absl::Status GpuExecutor::Calibrate(const std::vector<Find>& inputs,
     ring_.words()[RF_SLOT_STATUS] = RF_STATUS_PUBLISHED;
     BatchResult evaluated;
     std::vector<Find> unused;
-    if (absl::Status s = Drain(*precise_, 1, 1, 0, evaluated, unused); !s.ok()) {
+    if (absl::Status s = Drain(*precise_, 1, 1, 0, evaluated, unused);
+        !s.ok()) {
       return s;
     }
     // Report each find as made by the mutation that produced its input.
@@ -455,19 +470,21 @@ absl::StatusOr<BatchResult> GpuExecutor::RunBatch(
   Program& program = fast_ != nullptr ? *fast_ : *precise_;
   host_stopped_ = false;
   for (size_t first = 0; first < work.size(); first += ring_slots_) {
-    const uint32_t count =
-        static_cast<uint32_t>(std::min<size_t>(ring_slots_, work.size() - first));
+    const uint32_t count = static_cast<uint32_t>(
+        std::min<size_t>(ring_slots_, work.size() - first));
     uint32_t max_stack = 1;
     for (uint32_t s = 0; s < count; ++s) {
       const WorkItem& item = work[first + s];
       if (item.parent >= inputs_.size() ||
           (item.opcode == RF_OP_SPLICE && item.partner >= inputs_.size())) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "work item names corpus entry ", std::max(item.parent, item.partner),
-            " but the executor holds ", inputs_.size()));
+        return absl::InvalidArgumentError(
+            absl::StrCat("work item names corpus entry ",
+                         std::max(item.parent, item.partner),
+                         " but the executor holds ", inputs_.size()));
       }
       PublishSlot(s, item, Mix(seed + first + s));
-      max_stack = std::max(max_stack, std::clamp<uint32_t>(item.stack, 1, kMaxStack));
+      max_stack =
+          std::max(max_stack, std::clamp<uint32_t>(item.stack, 1, kMaxStack));
     }
     const auto partitions = PriorityPartitions(work.subspan(first, count));
     std::copy(partitions.begin(), partitions.end(),
@@ -688,9 +705,11 @@ std::optional<LaunchLimits> GpuExecutor::launch_limits() const {
 absl::Status GpuExecutor::SetWorkerGroups(uint32_t groups) {
   const uint32_t most = device_.info().max_workgroup_count_x;
   if (groups == 0 || groups > most) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "cannot launch ", groups, " workgroups per dispatch; the device "
-        "takes 1..", most, " (maxComputeWorkGroupCount[0])"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot launch ", groups,
+                     " workgroups per dispatch; the device "
+                     "takes 1..",
+                     most, " (maxComputeWorkGroupCount[0])"));
   }
   groups_ = groups;
   return absl::OkStatus();
@@ -699,7 +718,8 @@ absl::Status GpuExecutor::SetWorkerGroups(uint32_t groups) {
 absl::Status GpuExecutor::SetTenantWords(const TenantWords& words) {
   uint32_t* ctrl = control_.words();
   ctrl[RF_CTRL_TENANT_BASE] = RF_CTRL_TENANT_MASKS;
-  std::copy(words.masks.begin(), words.masks.end(), ctrl + RF_CTRL_TENANT_MASKS);
+  std::copy(words.masks.begin(), words.masks.end(),
+            ctrl + RF_CTRL_TENANT_MASKS);
   std::copy(words.quotas.begin(), words.quotas.end(),
             ctrl + RF_CTRL_TENANT_QUOTAS);
   return absl::OkStatus();
@@ -731,8 +751,8 @@ absl::StatusOr<BatchResult> GpuExecutor::ReplaySlot(const SuspectSlot& slot) {
   target[RF_SLOT_STATUS] = RF_STATUS_PUBLISHED;
 
   Program& program = fast_ != nullptr ? *fast_ : *precise_;
-  const uint32_t max_stack = std::clamp<uint32_t>(
-      words[RF_SLOT_ARG0 + RF_ARG_STACK], 1, kMaxStack);
+  const uint32_t max_stack =
+      std::clamp<uint32_t>(words[RF_SLOT_ARG0 + RF_ARG_STACK], 1, kMaxStack);
   const uint32_t saved_steps = exec_steps_, saved_groups = groups_;
   exec_steps_ = replay_exec_steps_;
   groups_ = 1;

@@ -167,7 +167,7 @@ class GpuExecutor final : public Executor {
   std::unique_ptr<Program> precise_;
   std::unique_ptr<Program> fast_;  // signature build; null in precise mode
 
-  std::vector<Bytes> inputs_;  // host mirror of the corpus buffer
+  std::vector<Bytes> inputs_;       // host mirror of the corpus buffer
   uint32_t corpus_capacity_ = 0;    // index entries for corpus inputs
   uint64_t corpus_data_words_ = 0;  // data region size
   uint64_t corpus_cursor_ = 0;      // next free data word
@@ -182,14 +182,14 @@ class GpuExecutor final : public Executor {
   uint32_t epoch_ = 0;
   uint32_t max_len_ = 0;
   uint32_t push_flags_ = 0;
-  mutable CoverageSummary coverage_;   // Coverage() cache
+  mutable CoverageSummary coverage_;  // Coverage() cache
   mutable bool coverage_stale_ = true;
   absl::Duration dispatch_timeout_;
   // Telemetry and steering.
   DispatchObserver* observer_ = nullptr;
   DispatchObserver* steered_ = nullptr;  // observer_ during fuzzing rounds
-  bool host_stopped_ = false;  // the observer stopped the last batch
-  bool hung_ = false;          // a stopped dispatch never ended
+  bool host_stopped_ = false;            // the observer stopped the last batch
+  bool hung_ = false;                    // a stopped dispatch never ended
   std::optional<uint32_t> replay_push_seed_;  // set while replaying a slot
   uint32_t replay_exec_steps_ = 0;
   absl::Duration shutdown_grace_;

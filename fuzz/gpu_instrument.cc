@@ -1,12 +1,11 @@
 #include "fuzz/gpu_instrument.h"
 
 #define SPV_ENABLE_UTILITY_CODE
-#include <spirv/unified1/spirv.hpp11>
-
 #include <map>
 #include <set>
-#include <tuple>
+#include <spirv/unified1/spirv.hpp11>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -60,7 +59,8 @@ bool IsTargetFunction(const std::string& name) {
 
 class Instrumenter {
  public:
-  Instrumenter(absl::Span<const uint32_t> spirv, const InstrumentOptions& options)
+  Instrumenter(absl::Span<const uint32_t> spirv,
+               const InstrumentOptions& options)
       : in_(spirv), options_(options) {}
 
   absl::StatusOr<InstrumentedModule> Run() {
@@ -84,9 +84,9 @@ class Instrumenter {
         return absl::InvalidArgumentError(
             absl::StrCat("malformed SPIR-V instruction at word ", pos));
       }
-      Inst inst{static_cast<spv::Op>(in_[pos] & 0xFFFF),
-                std::vector<uint32_t>(in_.begin() + pos,
-                                      in_.begin() + pos + count)};
+      Inst inst{
+          static_cast<spv::Op>(in_[pos] & 0xFFFF),
+          std::vector<uint32_t>(in_.begin() + pos, in_.begin() + pos + count)};
       insts_.push_back(std::move(inst));
       pos += count;
     }
@@ -152,8 +152,8 @@ class Instrumenter {
     if (site_var_ == 0 || cov_hook_ == 0 || loop_hook_ == 0 ||
         bounds_hook_ == 0 || bounds_index_var_ == 0 ||
         bounds_length_var_ == 0 || loc_var_ == 0 || loop_id_var_ == 0 ||
-        cmp_hook_ == 0 ||
-        cmp_a_var_ == 0 || cmp_b_var_ == 0 || cmp_site_var_ == 0) {
+        cmp_hook_ == 0 || cmp_a_var_ == 0 || cmp_b_var_ == 0 ||
+        cmp_site_var_ == 0) {
       return absl::InvalidArgumentError(
           "the megakernel module lacks its instrumentation hooks "
           "(compile with debug names; do not strip the module)");
@@ -218,10 +218,9 @@ class Instrumenter {
         ++block_end;
       }
       out.push_back(fn[i++]);
-      while (i < block_end && (fn[i].op == spv::Op::OpPhi ||
-                               fn[i].op == spv::Op::OpVariable ||
-                               fn[i].op == spv::Op::OpLine ||
-                               fn[i].op == spv::Op::OpNoLine)) {
+      while (i < block_end &&
+             (fn[i].op == spv::Op::OpPhi || fn[i].op == spv::Op::OpVariable ||
+              fn[i].op == spv::Op::OpLine || fn[i].op == spv::Op::OpNoLine)) {
         if (fn[i].op == spv::Op::OpLine) {
           file = strings_[fn[i].words[1]];
           line = fn[i].words[2];
@@ -248,17 +247,17 @@ class Instrumenter {
       // belong to a branch that did not run.
       const uint32_t site = static_cast<uint32_t>(sites_.size());
       if (site >= RF_SITE_MAP_BITS) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "the target has more than ", RF_SITE_MAP_BITS,
-            " basic blocks; split it into smaller targets"));
+        return absl::InvalidArgumentError(
+            absl::StrCat("the target has more than ", RF_SITE_MAP_BITS,
+                         " basic blocks; split it into smaller targets"));
       }
       sites_.push_back(loc);
       if (options_.coverage) {
-        out.push_back(Make(spv::Op::OpStore,
-                           {site_var_, Constant((site << 16) |
-                                                SiteEdgeHash(site))}));
-        out.push_back(Make(spv::Op::OpFunctionCall,
-                           {void_type_, NewId(), cov_hook_}));
+        out.push_back(
+            Make(spv::Op::OpStore,
+                 {site_var_, Constant((site << 16) | SiteEdgeHash(site))}));
+        out.push_back(
+            Make(spv::Op::OpFunctionCall, {void_type_, NewId(), cov_hook_}));
       }
       // Copy the rest of the block; guard loop headers.
       for (; i < block_end; ++i) {
@@ -340,8 +339,10 @@ class Instrumenter {
     for (Inst& inst : emitted) out.push_back(std::move(inst));
     out.push_back(Make(spv::Op::OpStore, {cmp_a_var_, ua}));
     out.push_back(Make(spv::Op::OpStore, {cmp_b_var_, ub}));
-    out.push_back(Make(spv::Op::OpStore, {cmp_site_var_, Constant(compare_sites_++)}));
-    out.push_back(Make(spv::Op::OpFunctionCall, {void_type_, NewId(), cmp_hook_}));
+    out.push_back(
+        Make(spv::Op::OpStore, {cmp_site_var_, Constant(compare_sites_++)}));
+    out.push_back(
+        Make(spv::Op::OpFunctionCall, {void_type_, NewId(), cmp_hook_}));
   }
 
   // Emits `rf_loc = <index of the current source location>`: the location a
@@ -381,15 +382,16 @@ class Instrumenter {
           }
           if (result_type_[index] != uint_type_) {
             as_uint = NewId();
-            out.push_back(Make(spv::Op::OpBitcast, {uint_type_, as_uint, index}));
+            out.push_back(
+                Make(spv::Op::OpBitcast, {uint_type_, as_uint, index}));
           }
           MarkLocation(out);
           out.push_back(Make(spv::Op::OpStore, {bounds_index_var_, as_uint}));
           out.push_back(
               Make(spv::Op::OpStore, {bounds_length_var_, Constant(length)}));
           const uint32_t safe = NewId();
-          out.push_back(Make(spv::Op::OpFunctionCall,
-                             {uint_type_, safe, bounds_hook_}));
+          out.push_back(
+              Make(spv::Op::OpFunctionCall, {uint_type_, safe, bounds_hook_}));
           chain.words[k] = safe;
           ++bounds_checks_;
         }
@@ -422,8 +424,8 @@ class Instrumenter {
     bool guardable = !BlockHasPhi(fn, merge);
     if (guardable && terminator.op == spv::Op::OpBranch) {
       out.push_back(merge_inst);
-      out.push_back(Make(spv::Op::OpBranchConditional,
-                         {ok, terminator.words[1], merge}));
+      out.push_back(
+          Make(spv::Op::OpBranchConditional, {ok, terminator.words[1], merge}));
       return;
     }
     if (guardable && terminator.op == spv::Op::OpBranchConditional &&
@@ -433,7 +435,8 @@ class Instrumenter {
       const uint32_t on_false = terminator.words[3];
       if (on_false == merge) {
         const uint32_t both = NewId();
-        out.push_back(Make(spv::Op::OpLogicalAnd, {bool_type_, both, cond, ok}));
+        out.push_back(
+            Make(spv::Op::OpLogicalAnd, {bool_type_, both, cond, ok}));
         out.push_back(merge_inst);
         out.push_back(
             Make(spv::Op::OpBranchConditional, {both, on_true, on_false}));
@@ -523,8 +526,8 @@ class Instrumenter {
   std::map<uint32_t, uint32_t> pointee_;
   std::map<uint32_t, uint32_t> var_type_;
   std::map<uint32_t, uint32_t> fn_result_type_;
-  std::map<uint32_t, uint32_t> result_type_;   // id -> its type
-  std::map<uint32_t, uint32_t> storage_;       // pointer type -> class
+  std::map<uint32_t, uint32_t> result_type_;  // id -> its type
+  std::map<uint32_t, uint32_t> storage_;      // pointer type -> class
   std::map<uint32_t, std::pair<uint32_t, uint32_t>> array_types_;  // elem, len
   std::map<uint32_t, std::vector<uint32_t>> struct_members_;
   std::map<uint32_t, std::pair<uint32_t, uint32_t>> int_types_;  // width, sign

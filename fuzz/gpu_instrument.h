@@ -48,7 +48,7 @@ struct InstrumentedModule {
   // locations[i]: the source location of fault-capable call i (fz_crash,
   // fz_byte, array accesses, loop headers); faults report rf_loc's value.
   std::vector<SiteLocation> locations;
-  uint32_t loops = 0;           // loop headers given a budget check
+  uint32_t loops = 0;            // loop headers given a budget check
   uint32_t unguarded_loops = 0;  // loop headers counted but not guarded
   uint32_t bounds_checks = 0;    // array indices checked
   uint32_t compare_sites = 0;    // integer comparisons given rf_cmp_hook

@@ -20,7 +20,8 @@ uint32_t MutationStepBound(uint32_t max_len, uint32_t stack) {
 absl::StatusOr<Megakernel> BuildMegakernel(const std::string& target_name,
                                            const std::string& target_source,
                                            const MegakernelOptions& options) {
-  const uint32_t max_len = ((std::max<uint32_t>(options.max_len, 4) + 3) / 4) * 4;
+  const uint32_t max_len =
+      ((std::max<uint32_t>(options.max_len, 4) + 3) / 4) * 4;
   std::vector<vk::SourceFile> includes;
   for (const EmbeddedFile& f : EmbeddedShaderFiles()) {
     includes.push_back({f.name, f.text});
@@ -41,7 +42,8 @@ absl::StatusOr<Megakernel> BuildMegakernel(const std::string& target_name,
   vk::CompileOptions compile;
   compile.defines = {{"RF_MAX_LEN", absl::StrCat(max_len)},
                      {"RF_LOCAL_SIZE", absl::StrCat(options.local_size)}};
-  if (options.signature) compile.defines.push_back({"RF_COVERAGE_SIGNATURE", "1"});
+  if (options.signature)
+    compile.defines.push_back({"RF_COVERAGE_SIGNATURE", "1"});
   compile.debug_info = true;
   absl::StatusOr<std::vector<uint32_t>> spirv =
       vk::CompileComputeShader(main, includes, compile);
@@ -51,12 +53,12 @@ absl::StatusOr<Megakernel> BuildMegakernel(const std::string& target_name,
         spirv.status().message(),
         "\nThe target dialect is described in docs/dialect.md."));
   }
-  absl::StatusOr<InstrumentedModule> module =
-      InstrumentSpirv(*spirv, {options.coverage, options.compares, options.bounds});
+  absl::StatusOr<InstrumentedModule> module = InstrumentSpirv(
+      *spirv, {options.coverage, options.compares, options.bounds});
   if (!module.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "cannot instrument target '", target_name, "': ",
-        module.status().message()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot instrument target '", target_name,
+                     "': ", module.status().message()));
   }
   if (absl::Status valid = vk::ValidateSpirv(module->spirv); !valid.ok()) {
     return absl::InternalError(absl::StrCat(
@@ -77,9 +79,10 @@ absl::StatusOr<Megakernel> BuildMegakernelFromFile(
     const std::string& path, const MegakernelOptions& options) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    return absl::NotFoundError(absl::StrCat(
-        "cannot read target file '", path,
-        "': check the -target= path (bundled targets are in shaders/targets/)"));
+    return absl::NotFoundError(
+        absl::StrCat("cannot read target file '", path,
+                     "': check the -target= path (bundled targets are in "
+                     "shaders/targets/)"));
   }
   std::stringstream text;
   text << in.rdbuf();

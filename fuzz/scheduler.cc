@@ -8,7 +8,9 @@
 namespace ringfuzz {
 
 Scheduler::Scheduler(uint64_t seed, bool use_dictionary, bool use_compares)
-    : rng_(seed), use_dictionary_(use_dictionary), use_compares_(use_compares) {}
+    : rng_(seed),
+      use_dictionary_(use_dictionary),
+      use_compares_(use_compares) {}
 
 uint64_t Scheduler::Below(uint64_t n) { return rng_() % n; }
 

@@ -43,8 +43,9 @@ int main(int argc, char** argv) {
   options.bounds = Flag(argc, argv, "bounds", "1") != "0";
   const double seconds = std::stod(Flag(argc, argv, "seconds", "5"));
   if (options.target_path.empty()) {
-    std::fprintf(stderr, "usage: megakernel_bench -target=FILE [-device=...] "
-                         "[-seconds=S] [-max_len=N]\n");
+    std::fprintf(stderr,
+                 "usage: megakernel_bench -target=FILE [-device=...] "
+                 "[-seconds=S] [-max_len=N]\n");
     return 2;
   }
   auto executor = ringfuzz::GpuExecutor::Create(options);
@@ -83,7 +84,8 @@ int main(int argc, char** argv) {
   while (elapsed < seconds) {
     auto r = (*executor)->RunBatch(work, batches++);
     if (!r.ok()) {
-      std::fprintf(stderr, "error: %s\n", std::string(r.status().message()).c_str());
+      std::fprintf(stderr, "error: %s\n",
+                   std::string(r.status().message()).c_str());
       return 1;
     }
     execs += r->executions;

@@ -27,8 +27,9 @@ void ReportOverread(uint32_t index, uint32_t len) {
 
 void ReportCrash(uint32_t code) {
   char line[96];
-  int n = snprintf(line, sizeof(line), "==%d==ERROR: ringfuzz: fz_crash(code=%u)\n",
-                   static_cast<int>(getpid()), code);
+  int n =
+      snprintf(line, sizeof(line), "==%d==ERROR: ringfuzz: fz_crash(code=%u)\n",
+               static_cast<int>(getpid()), code);
   WriteLine(line, n);
 }
 

@@ -48,7 +48,8 @@ bool ShouldPrint() {
 
 void PrintKeepGoingSummary() {
   fprintf(stderr, "INFO: ringfuzz: %llu executions reported a bug (%s)\n",
-          static_cast<unsigned long long>(executions_with_bugs.load()), kKeepGoingFlag);
+          static_cast<unsigned long long>(executions_with_bugs.load()),
+          kKeepGoingFlag);
 }
 
 }  // namespace
@@ -78,7 +79,8 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // The twin has no length limit (the GPU caps inputs at its max_len); only
   // the dialect's 32-bit `len` bounds what a target can address.
-  const uint32_t len = size > UINT32_MAX ? UINT32_MAX : static_cast<uint32_t>(size);
+  const uint32_t len =
+      size > UINT32_MAX ? UINT32_MAX : static_cast<uint32_t>(size);
   tls_data = data;
   tls_len = len;
   tls_reported = false;

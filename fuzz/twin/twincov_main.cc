@@ -31,7 +31,8 @@ const std::vector<uint8_t>* current_input = nullptr;
 bool reported = false;  // the first report of an execution wins
 
 uint32_t CurrentLen() {
-  return static_cast<uint32_t>(std::min<size_t>(current_input->size(), UINT32_MAX));
+  return static_cast<uint32_t>(
+      std::min<size_t>(current_input->size(), UINT32_MAX));
 }
 
 // Appends the inputs `arg` names: itself, or the regular files of a directory.
@@ -54,7 +55,8 @@ bool CollectInputs(const std::string& arg, std::vector<std::string>& paths) {
 bool ReadFile(const std::string& path, std::vector<uint8_t>& out) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return false;
-  out.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  out.assign(std::istreambuf_iterator<char>(in),
+             std::istreambuf_iterator<char>());
   return !in.bad();
 }
 
@@ -87,8 +89,10 @@ int main(int argc, char** argv) {
   std::vector<std::string> paths;
   for (int i = 1; i < argc; ++i) {
     if (!CollectInputs(argv[i], paths)) {
-      fprintf(stderr, "cannot list directory %s: check that it exists and is readable\n",
-              argv[i]);
+      fprintf(
+          stderr,
+          "cannot list directory %s: check that it exists and is readable\n",
+          argv[i]);
       return 2;
     }
   }
@@ -96,7 +100,8 @@ int main(int argc, char** argv) {
   std::vector<uint8_t> input;
   for (const std::string& path : paths) {
     if (!ReadFile(path, input)) {
-      fprintf(stderr, "cannot read input %s: check that it exists and is readable\n",
+      fprintf(stderr,
+              "cannot read input %s: check that it exists and is readable\n",
               path.c_str());
       return 2;
     }

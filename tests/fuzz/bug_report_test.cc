@@ -136,12 +136,13 @@ TEST(BugReportTest, SourceLocationIsPrintedAsAFrameAndInTheSummary) {
   request.save_artifact = false;
   std::ostringstream out;
   EXPECT_TRUE(ReportBug(request, WorkDir("", "/nonexistent/", ""), out));
-  EXPECT_EQ(out.str(),
-            "==5==ERROR: ringfuzz: out-of-bounds: local array index 70 with "
-            "length 64\n"
-            "    #0 0x00000058 in decode_block shaders/targets/lz_block.fz:88\n"
-            "SUMMARY: ringfuzz: out-of-bounds shaders/targets/lz_block.fz:88 in "
-            "decode_block\n");
+  EXPECT_EQ(
+      out.str(),
+      "==5==ERROR: ringfuzz: out-of-bounds: local array index 70 with "
+      "length 64\n"
+      "    #0 0x00000058 in decode_block shaders/targets/lz_block.fz:88\n"
+      "SUMMARY: ringfuzz: out-of-bounds shaders/targets/lz_block.fz:88 in "
+      "decode_block\n");
 }
 
 // The finding must survive a failed artifact write: the whole input is in

@@ -69,15 +69,18 @@ TEST(TwinRuntimeTest, EmptyInputRunsTheTarget) {
 
 TEST(TwinRuntimeDeathTest, OverreadAbortsWithTheReportLine) {
   EXPECT_DEATH(RunInput({'o', 0, 0}),
-               "^==[0-9]+==ERROR: ringfuzz: input overread: fz_byte\\(3\\) with len 3\n");
+               "^==[0-9]+==ERROR: ringfuzz: input overread: fz_byte\\(3\\) "
+               "with len 3\n");
 }
 
 TEST(TwinRuntimeDeathTest, CrashAbortsWithTheReportLine) {
-  EXPECT_DEATH(RunInput({'c'}), "^==[0-9]+==ERROR: ringfuzz: fz_crash\\(code=4660\\)\n");
+  EXPECT_DEATH(RunInput({'c'}),
+               "^==[0-9]+==ERROR: ringfuzz: fz_crash\\(code=4660\\)\n");
 }
 
 TEST(TwinRuntimeDeathTest, FirstReportWins) {
-  EXPECT_DEATH(RunInput({'b'}), "^==[0-9]+==ERROR: ringfuzz: fz_crash\\(code=7\\)\n$");
+  EXPECT_DEATH(RunInput({'b'}),
+               "^==[0-9]+==ERROR: ringfuzz: fz_crash\\(code=7\\)\n$");
 }
 
 // Turns on -ringfuzz_keep_going=1, runs an overread, two crashes and a clean
@@ -100,10 +103,11 @@ void KeepGoingScenario() {
 // -ringfuzz_keep_going=1: one report per process, overreads read 0, nothing
 // aborts, and the count of executions with a bug is printed at exit.
 TEST(TwinRuntimeDeathTest, KeepGoingReportsOnceAndCountsAtExit) {
-  EXPECT_EXIT(KeepGoingScenario(), testing::ExitedWithCode(0),
-              "^==[0-9]+==ERROR: ringfuzz: input overread: fz_byte\\(3\\) with len 3\n"
-              "INFO: ringfuzz: 3 executions reported a bug "
-              "\\(-ringfuzz_keep_going=1\\)\n$");
+  EXPECT_EXIT(
+      KeepGoingScenario(), testing::ExitedWithCode(0),
+      "^==[0-9]+==ERROR: ringfuzz: input overread: fz_byte\\(3\\) with len 3\n"
+      "INFO: ringfuzz: 3 executions reported a bug "
+      "\\(-ringfuzz_keep_going=1\\)\n$");
 }
 
 }  // namespace
