@@ -632,11 +632,23 @@ BatchShape GpuExecutor::PreferredBatch() const {
 // Telemetry and steering.
 
 WireView GpuExecutor::Wire(uint32_t slot_count, uint32_t push_seed) const {
+  // Observers get host copies, taken with one memcpy each: on a discrete GPU
+  // the buffers are device memory behind the PCIe BAR, where every word the
+  // decoders read one at a time would be an uncached round trip. The
+  // control copy holds the wire protocol's words and the result header, all
+  // the telemetry reads.
+  const size_t control_bytes =
+      std::min<size_t>(control_.bytes().size(),
+                       size_t{RF_CTRL_RESULT_BASE + RF_RES_HEADER_WORDS} * 4);
+  const size_t ring_bytes = std::min<size_t>(
+      uint64_t{slot_count} * RF_SLOT_BYTES, ring_.bytes().size());
+  control_copy_.resize(control_bytes);
+  ring_copy_.resize(ring_bytes);
+  std::memcpy(control_copy_.data(), control_.data(), control_bytes);
+  if (ring_bytes != 0) std::memcpy(ring_copy_.data(), ring_.data(), ring_bytes);
   WireView wire;
-  wire.control = control_.bytes();
-  wire.ring = ring_.bytes().subspan(
-      0, std::min<uint64_t>(uint64_t{slot_count} * RF_SLOT_BYTES,
-                            ring_.bytes().size()));
+  wire.control = control_copy_;
+  wire.ring = ring_copy_;
   wire.push_seed = push_seed;
   return wire;
 }

@@ -182,7 +182,8 @@ class GpuExecutor final : public Executor {
   uint32_t epoch_ = 0;
   uint32_t max_len_ = 0;
   uint32_t push_flags_ = 0;
-  mutable CoverageSummary coverage_;  // Coverage() cache
+  mutable CoverageSummary coverage_;                       // Coverage() cache
+  mutable std::vector<uint8_t> control_copy_, ring_copy_;  // for Wire()
   mutable bool coverage_stale_ = true;
   absl::Duration dispatch_timeout_;
   // Telemetry and steering.
