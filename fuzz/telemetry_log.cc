@@ -9,6 +9,7 @@
 #include "absl/strings/str_format.h"
 #include "corpus/atomic_file.h"
 #include "corpus/work_dir.h"
+#include "telemetry/json_parts.h"
 #include "telemetry/json_writer.h"
 #include "telemetry/sketch_report.h"
 #include "telemetry/summary_line.h"
@@ -22,62 +23,10 @@ constexpr size_t kSketchDepth = 4;
 constexpr size_t kSketchWidth = 256;
 constexpr size_t kSketchTop = 3;
 
-void WriteError(JsonWriter& json, const absl::Status& status) {
-  json.BeginObject().Field("error", status.ToString()).EndObject();
-}
-
-void WriteCounters(JsonWriter& json,
-                   const telemetry::MegakernelRuntimeCounters& c) {
-  json.BeginObject()
-      .Field("total_slots", c.total_slots)
-      .Field("queue_depth", c.queue_depth)
-      .Field("gpu_idle_slots", c.gpu_idle_slots)
-      .Field("gpu_idle_ppm", c.gpu_idle_ppm)
-      .Field("frontier_density_bps", c.frontier_density_bps)
-      .Field("occupancy_proxy_bps", c.occupancy_proxy_bps)
-      .Field("drained_slots", c.drained_slots)
-      .Field("unreclaimed_done_slots", c.unreclaimed_done_slots)
-      .Field("tenant_fairness_total", c.tenant_fairness_total)
-      .Field("tenant_fairness_skew", c.tenant_fairness_skew)
-      .Field("priority_fairness_total", c.priority_fairness_total)
-      .Field("requeue_slots", c.requeue_slots)
-      .Field("fault_slots", c.fault_slots)
-      .EndObject();
-}
-
-void WriteHealth(
-    JsonWriter& json,
-    const absl::StatusOr<telemetry::MegakernelWatchdogSnapshot>& h) {
-  if (!h.ok()) return WriteError(json, h.status());
-  json.BeginObject()
-      .Field("done_delta", h->done_delta)
-      .Field("queue_depth", h->queue_depth)
-      .Field("fault_slots", h->fault_slots)
-      .Field("requeue_slots", h->requeue_slots)
-      .Field("gpu_idle_ppm", h->gpu_idle_ppm)
-      .Field("suspected_stall", h->suspected_stall)
-      .EndObject();
-}
-
-void WriteAccounting(JsonWriter& json,
-                     const telemetry::PriorityRequeueAccounting& a) {
-  const telemetry::PriorityDrainRecommendation drain = a.DrainRecommendation();
-  json.BeginObject()
-      .Field("requeue_count", a.requeue_count)
-      .Field("aged_promotions", a.aged_promotions)
-      .Field("max_priority_age", a.max_priority_age)
-      .Key("drain")
-      .BeginObject()
-      .Field("should_drain", drain.should_drain)
-      .Field("reason", telemetry::PriorityDrainReasonName(drain.reason))
-      .EndObject()
-      .EndObject();
-}
-
 void WriteLaunch(
     JsonWriter& json,
     const absl::StatusOr<telemetry::MegakernelLaunchRecommendation>& r) {
-  if (!r.ok()) return WriteError(json, r.status());
+  if (!r.ok()) return telemetry::WriteError(json, r.status());
   json.BeginObject()
       .Field("worker_groups", r->worker_groups)
       .Field("workgroup_size_x", r->geometry.workgroup_size_x)
@@ -90,26 +39,17 @@ void WriteLaunch(
       .EndObject();
 }
 
-void WriteEntries(JsonWriter& json, const char* key,
-                  const std::vector<telemetry::SketchEntry>& entries) {
-  json.Key(key).BeginArray();
-  for (const telemetry::SketchEntry& entry : entries) {
-    json.BeginArray().Uint(entry.key).Uint(entry.estimate).EndArray();
-  }
-  json.EndArray();
-}
-
 void WriteSketch(JsonWriter& json, const telemetry::RingTelemetry& now) {
   absl::StatusOr<telemetry::SketchTelemetry> sketch =
       now.Sketch(kSketchDepth, kSketchWidth);
-  if (!sketch.ok()) return WriteError(json, sketch.status());
+  if (!sketch.ok()) return telemetry::WriteError(json, sketch.status());
   const telemetry::SketchReport report =
       telemetry::ReportSketch(*sketch, now, kSketchTop);
   json.BeginObject();
-  WriteEntries(json, "ring_opcode", report.ring_opcode);
-  WriteEntries(json, "tenant", report.tenant);
-  WriteEntries(json, "status", report.status);
-  WriteEntries(json, "dispatch_metrics", report.dispatch_metrics);
+  telemetry::WriteEntries(json, "ring_opcode", report.ring_opcode);
+  telemetry::WriteEntries(json, "tenant", report.tenant);
+  telemetry::WriteEntries(json, "status", report.status);
+  telemetry::WriteEntries(json, "dispatch_metrics", report.dispatch_metrics);
   json.EndObject();
 }
 
@@ -199,14 +139,14 @@ std::string EpochLine(const EpochRecord& record) {
       .Field("epoch", now.control.epoch)
       .Field("summary", telemetry::SummaryLine(now, summary))
       .Key("runtime_counters");
-  WriteCounters(json, now.RuntimeCounters());
+  telemetry::WriteRuntimeCounters(json, now.RuntimeCounters());
   if (record.previous != nullptr) {
     json.Key("health");
-    WriteHealth(json, now.HealthSince(*record.previous));
+    telemetry::WriteHealth(json, now.HealthSince(*record.previous));
   }
   if (record.accounting != nullptr) {
     json.Key("priority_accounting");
-    WriteAccounting(json, *record.accounting);
+    telemetry::WritePriorityAccounting(json, *record.accounting);
   }
   if (record.launch.has_value()) {
     json.Key("launch");

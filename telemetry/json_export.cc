@@ -5,15 +5,73 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "telemetry/json_parts.h"
 #include "telemetry/json_writer.h"
 #include "telemetry/sketch_report.h"
 
 namespace ringfuzz::telemetry {
-namespace {
 
 void WriteError(JsonWriter& json, const absl::Status& status) {
   json.BeginObject().Field("error", status.ToString()).EndObject();
 }
+
+void WriteRuntimeCounters(JsonWriter& json,
+                          const MegakernelRuntimeCounters& counters) {
+  json.BeginObject()
+      .Field("total_slots", counters.total_slots)
+      .Field("queue_depth", counters.queue_depth)
+      .Field("gpu_idle_slots", counters.gpu_idle_slots)
+      .Field("gpu_idle_ppm", counters.gpu_idle_ppm)
+      .Field("frontier_density_bps", counters.frontier_density_bps)
+      .Field("occupancy_proxy_bps", counters.occupancy_proxy_bps)
+      .Field("drained_slots", counters.drained_slots)
+      .Field("unreclaimed_done_slots", counters.unreclaimed_done_slots)
+      .Field("tenant_fairness_total", counters.tenant_fairness_total)
+      .Field("tenant_fairness_skew", counters.tenant_fairness_skew)
+      .Field("priority_fairness_total", counters.priority_fairness_total)
+      .Field("requeue_slots", counters.requeue_slots)
+      .Field("fault_slots", counters.fault_slots)
+      .EndObject();
+}
+
+void WritePriorityAccounting(JsonWriter& json,
+                             const PriorityRequeueAccounting& accounting) {
+  const PriorityDrainRecommendation drain = accounting.DrainRecommendation();
+  json.BeginObject()
+      .Field("requeue_count", accounting.requeue_count)
+      .Field("aged_promotions", accounting.aged_promotions)
+      .Field("max_priority_age", accounting.max_priority_age)
+      .Key("drain")
+      .BeginObject()
+      .Field("should_drain", drain.should_drain)
+      .Field("reason", PriorityDrainReasonName(drain.reason))
+      .EndObject()
+      .EndObject();
+}
+
+void WriteHealth(JsonWriter& json,
+                 const absl::StatusOr<MegakernelWatchdogSnapshot>& health) {
+  if (!health.ok()) return WriteError(json, health.status());
+  json.BeginObject()
+      .Field("done_delta", health->done_delta)
+      .Field("queue_depth", health->queue_depth)
+      .Field("fault_slots", health->fault_slots)
+      .Field("requeue_slots", health->requeue_slots)
+      .Field("gpu_idle_ppm", health->gpu_idle_ppm)
+      .Field("suspected_stall", health->suspected_stall)
+      .EndObject();
+}
+
+void WriteEntries(JsonWriter& json, const char* key,
+                  const std::vector<SketchEntry>& entries) {
+  json.Key(key).BeginArray();
+  for (const SketchEntry& entry : entries) {
+    json.BeginArray().Uint(entry.key).Uint(entry.estimate).EndArray();
+  }
+  json.EndArray();
+}
+
+namespace {
 
 void WriteControl(JsonWriter& json, const ControlSnapshot& control) {
   json.BeginObject()
@@ -83,62 +141,6 @@ void WriteWindows(JsonWriter& json,
         .Field("fault", window.fault)
         .Field("active", window.IsActive())
         .EndObject();
-  }
-  json.EndArray();
-}
-
-void WriteRuntimeCounters(JsonWriter& json,
-                          const MegakernelRuntimeCounters& counters) {
-  json.BeginObject()
-      .Field("total_slots", counters.total_slots)
-      .Field("queue_depth", counters.queue_depth)
-      .Field("gpu_idle_slots", counters.gpu_idle_slots)
-      .Field("gpu_idle_ppm", counters.gpu_idle_ppm)
-      .Field("frontier_density_bps", counters.frontier_density_bps)
-      .Field("occupancy_proxy_bps", counters.occupancy_proxy_bps)
-      .Field("drained_slots", counters.drained_slots)
-      .Field("unreclaimed_done_slots", counters.unreclaimed_done_slots)
-      .Field("tenant_fairness_total", counters.tenant_fairness_total)
-      .Field("tenant_fairness_skew", counters.tenant_fairness_skew)
-      .Field("priority_fairness_total", counters.priority_fairness_total)
-      .Field("requeue_slots", counters.requeue_slots)
-      .Field("fault_slots", counters.fault_slots)
-      .EndObject();
-}
-
-void WritePriorityAccounting(JsonWriter& json,
-                             const PriorityRequeueAccounting& accounting) {
-  const PriorityDrainRecommendation drain = accounting.DrainRecommendation();
-  json.BeginObject()
-      .Field("requeue_count", accounting.requeue_count)
-      .Field("aged_promotions", accounting.aged_promotions)
-      .Field("max_priority_age", accounting.max_priority_age)
-      .Key("drain")
-      .BeginObject()
-      .Field("should_drain", drain.should_drain)
-      .Field("reason", PriorityDrainReasonName(drain.reason))
-      .EndObject()
-      .EndObject();
-}
-
-void WriteHealth(JsonWriter& json,
-                 const absl::StatusOr<MegakernelWatchdogSnapshot>& health) {
-  if (!health.ok()) return WriteError(json, health.status());
-  json.BeginObject()
-      .Field("done_delta", health->done_delta)
-      .Field("queue_depth", health->queue_depth)
-      .Field("fault_slots", health->fault_slots)
-      .Field("requeue_slots", health->requeue_slots)
-      .Field("gpu_idle_ppm", health->gpu_idle_ppm)
-      .Field("suspected_stall", health->suspected_stall)
-      .EndObject();
-}
-
-void WriteEntries(JsonWriter& json, const char* key,
-                  const std::vector<SketchEntry>& entries) {
-  json.Key(key).BeginArray();
-  for (const SketchEntry& entry : entries) {
-    json.BeginArray().Uint(entry.key).Uint(entry.estimate).EndArray();
   }
   json.EndArray();
 }
