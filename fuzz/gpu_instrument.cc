@@ -218,6 +218,7 @@ class Instrumenter {
         ++block_end;
       }
       out.push_back(fn[i++]);
+      const size_t block_body = i;  // first instruction after the label
       while (i < block_end &&
              (fn[i].op == spv::Op::OpPhi || fn[i].op == spv::Op::OpVariable ||
               fn[i].op == spv::Op::OpLine || fn[i].op == spv::Op::OpNoLine)) {
@@ -231,7 +232,7 @@ class Instrumenter {
       // of that file the block's instructions carry.
       SiteLocation loc{SourceName(fn_name), file, line, {}};
       bool first = true;
-      for (size_t j = i; j < block_end; ++j) {
+      for (size_t j = block_body; j < block_end; ++j) {
         if (fn[j].op != spv::Op::OpLine) continue;
         if (first) {
           loc.file = strings_[fn[j].words[1]];
