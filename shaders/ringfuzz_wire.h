@@ -15,20 +15,20 @@
 // ---------------------------------------------------------------------------
 // Control buffer. At least RF_CTRL_MIN_WORDS words; the result region starts
 // at RF_CTRL_RESULT_BASE.
-#define RF_CTRL_SHUTDOWN 0u          // non-zero: every lane leaves its loop
-#define RF_CTRL_DONE_COUNT 1u        // +1 per slot the GPU drains
-#define RF_CTRL_TENANT_BASE 2u       // word index of the tenant mask table
-#define RF_CTRL_TENANT_MASKS 3u      // default value of word TENANT_BASE
+#define RF_CTRL_SHUTDOWN 0u            // non-zero: every lane leaves its loop
+#define RF_CTRL_DONE_COUNT 1u          // +1 per slot the GPU drains
+#define RF_CTRL_TENANT_BASE 2u         // word index of the tenant mask table
+#define RF_CTRL_TENANT_MASKS 3u        // default value of word TENANT_BASE
 #define RF_CTRL_TENANT_MASK_COUNT 29u  // words 3..31
-#define RF_CTRL_TENANT_QUOTAS 32u    // 32 words, host-set budget per tenant
-#define RF_CTRL_TENANT_FAIRNESS 64u  // 32 counters, tenant mod 32, +1/claim
+#define RF_CTRL_TENANT_QUOTAS 32u      // 32 words, host-set budget per tenant
+#define RF_CTRL_TENANT_FAIRNESS 64u    // 32 counters, tenant mod 32, +1/claim
 #define RF_CTRL_TENANT_FAIRNESS_COUNT 32u
-#define RF_CTRL_DISPATCH 96u         // +1 per executed slot, opcode < 32
+#define RF_CTRL_DISPATCH 96u  // +1 per executed slot, opcode < 32
 #define RF_CTRL_DISPATCH_COUNT 32u
-#define RF_CTRL_EPOCH 128u           // +1 per epoch / batch fence
+#define RF_CTRL_EPOCH 128u                // +1 per epoch / batch fence
 #define RF_CTRL_PRIORITY_PARTITIONS 129u  // 6 words: starts of prio 0..4, total
 #define RF_CTRL_PRIORITY_PARTITION_COUNT 6u
-#define RF_CTRL_STARVATION 135u      // consecutive claims at priority <= HIGH
+#define RF_CTRL_STARVATION 135u  // consecutive claims at priority <= HIGH
 #define RF_CTRL_PRIORITY_FAIRNESS 136u  // 5 counters, one per priority
 #define RF_CTRL_PRIORITY_COUNT 5u
 #define RF_CTRL_RESULT_BASE 160u
@@ -39,11 +39,11 @@
 // Ring slot: 16 words (64 bytes).
 #define RF_SLOT_WORDS 16u
 #define RF_SLOT_BYTES 64u
-#define RF_SLOT_STATUS 0u    // the compare-and-swap target
+#define RF_SLOT_STATUS 0u  // the compare-and-swap target
 #define RF_SLOT_OPCODE 1u
 #define RF_SLOT_TENANT 2u
 #define RF_SLOT_PRIORITY 3u
-#define RF_SLOT_ARG0 4u      // args 0..11 are words 4..15
+#define RF_SLOT_ARG0 4u  // args 0..11 are words 4..15
 #define RF_SLOT_ARG_COUNT 12u
 
 // Slot statuses. Any other value decodes as Unknown(raw).
@@ -76,14 +76,15 @@
 
 // ringfuzz work kinds (8..31, so the dispatch counters count them). Each is
 // a mutation strategy applied to the slot's parent; every mutant is executed.
-#define RF_OP_HAVOC 8u       // stacked byte-level mutations
-#define RF_OP_SPLICE 9u      // crossover with a partner input, then havoc
-#define RF_OP_DICT 10u       // dictionary insert/overwrite, then havoc
-#define RF_OP_CMP 11u        // compare-guided (input-to-state) replacement
-#define RF_OP_REPLAY 12u     // run the parent unchanged (replay, calibrate)
-#define RF_OP_TRIM 13u       // erase-only mutations (minimisation)
-#define RF_OP_CALIBRATE 14u  // run inputs parent .. parent+count-1 unmutated,
-                             // with precise coverage (candidate evaluation)
+#define RF_OP_HAVOC 8u    // stacked byte-level mutations
+#define RF_OP_SPLICE 9u   // crossover with a partner input, then havoc
+#define RF_OP_DICT 10u    // dictionary insert/overwrite, then havoc
+#define RF_OP_CMP 11u     // compare-guided (input-to-state) replacement
+#define RF_OP_REPLAY 12u  // run the parent unchanged (replay, calibrate)
+#define RF_OP_TRIM 13u    // erase-only mutations (minimisation)
+#define RF_OP_CALIBRATE \
+  14u  // run inputs parent .. parent+count-1 unmutated,
+       // with precise coverage (candidate evaluation)
 #define RF_OP_FIRST_WORK 8u
 #define RF_OP_LAST_WORK 14u
 
@@ -92,29 +93,30 @@
 #define RF_CLASS_LOOKAHEAD 1u
 
 // ringfuzz's meaning of the slot args. arg0/arg1 are the ticketed-window
-// fields of the wire protocol; the GPU writes only RF_ARG_EXECS..RF_ARG_FAULT_AUX.
-#define RF_ARG_TICKET 0u     // parent batch this slot belongs to
-#define RF_ARG_CLASS 1u      // RF_CLASS_*
-#define RF_ARG_PARENT 2u     // corpus index of the parent input
-#define RF_ARG_COUNT 3u      // mutants requested (executions)
-#define RF_ARG_SEED 4u       // per-slot RNG seed
-#define RF_ARG_PARTNER 5u    // corpus index of the splice partner
-#define RF_ARG_STACK 6u      // max stacked mutations per mutant (>= 1)
-#define RF_ARG_EXECS 7u      // GPU: executions actually run
-#define RF_ARG_FINDS 8u      // GPU: find-queue entries pushed
-#define RF_ARG_NEW_BITS 9u   // GPU: coverage bits this slot set first
+// fields of the wire protocol; the GPU writes only
+// RF_ARG_EXECS..RF_ARG_FAULT_AUX.
+#define RF_ARG_TICKET 0u       // parent batch this slot belongs to
+#define RF_ARG_CLASS 1u        // RF_CLASS_*
+#define RF_ARG_PARENT 2u       // corpus index of the parent input
+#define RF_ARG_COUNT 3u        // mutants requested (executions)
+#define RF_ARG_SEED 4u         // per-slot RNG seed
+#define RF_ARG_PARTNER 5u      // corpus index of the splice partner
+#define RF_ARG_STACK 6u        // max stacked mutations per mutant (>= 1)
+#define RF_ARG_EXECS 7u        // GPU: executions actually run
+#define RF_ARG_FINDS 8u        // GPU: find-queue entries pushed
+#define RF_ARG_NEW_BITS 9u     // GPU: coverage bits this slot set first
 #define RF_ARG_FAULT_CODE 10u  // GPU: first fault's code (slot is FAULT)
 #define RF_ARG_FAULT_AUX 11u   // GPU: first fault's kind << 24 | lane
 
 // ---------------------------------------------------------------------------
 // Result region (control words from RF_CTRL_RESULT_BASE).
-#define RF_RES_EXECS (RF_CTRL_RESULT_BASE + 0u)        // executions this epoch
-#define RF_RES_CLAIM_CURSOR (RF_CTRL_RESULT_BASE + 1u) // next slot to claim
-#define RF_RES_FIND_COUNT (RF_CTRL_RESULT_BASE + 2u)   // find-queue pushes
-#define RF_RES_FIND_DROPPED (RF_CTRL_RESULT_BASE + 3u) // pushes past capacity
-#define RF_RES_FAULTS (RF_CTRL_RESULT_BASE + 4u)       // faults this epoch
+#define RF_RES_EXECS (RF_CTRL_RESULT_BASE + 0u)         // executions this epoch
+#define RF_RES_CLAIM_CURSOR (RF_CTRL_RESULT_BASE + 1u)  // next slot to claim
+#define RF_RES_FIND_COUNT (RF_CTRL_RESULT_BASE + 2u)    // find-queue pushes
+#define RF_RES_FIND_DROPPED (RF_CTRL_RESULT_BASE + 3u)  // pushes past capacity
+#define RF_RES_FAULTS (RF_CTRL_RESULT_BASE + 4u)        // faults this epoch
 #define RF_RES_STOP (RF_CTRL_RESULT_BASE + 5u)  // GPU-set: stop claiming work
-#define RF_RES_BUDGET_STOPS (RF_CTRL_RESULT_BASE + 6u) // lanes out of steps
+#define RF_RES_BUDGET_STOPS (RF_CTRL_RESULT_BASE + 6u)  // lanes out of steps
 #define RF_RES_HEADER_WORDS 16u
 
 // Edge map: one bit per hashed (previous block, block) pair.
@@ -147,13 +149,14 @@
 // ---------------------------------------------------------------------------
 // Find queue (its own buffer). Entry i starts at word i * RF_FIND_WORDS(mw)
 // where mw = max_len / 4 words of input; the header is RF_FIND_HEADER_WORDS.
-#define RF_FIND_KIND 0u      // RF_FIND_*
-#define RF_FIND_SLOT 1u      // ring slot that produced it
-#define RF_FIND_PARENT 2u    // corpus index of the parent
-#define RF_FIND_OPCODE 3u    // work kind that produced it
-#define RF_FIND_LEN 4u       // input length in bytes
-#define RF_FIND_CODE 5u      // fz_crash code; overread/out-of-bounds: index
-#define RF_FIND_AUX 6u       // overread: input length; out-of-bounds: array
+#define RF_FIND_KIND 0u    // RF_FIND_*
+#define RF_FIND_SLOT 1u    // ring slot that produced it
+#define RF_FIND_PARENT 2u  // corpus index of the parent
+#define RF_FIND_OPCODE 3u  // work kind that produced it
+#define RF_FIND_LEN 4u     // input length in bytes
+#define RF_FIND_CODE 5u    // fz_crash code; overread/out-of-bounds: index
+#define RF_FIND_AUX \
+  6u                         // overread: input length; out-of-bounds: array
                              // length; timeout: loop steps
 #define RF_FIND_NEW_BITS 7u  // coverage bits this input set first
 #define RF_FIND_SITE 8u      // source location index of a fault (rf_loc)
@@ -164,8 +167,9 @@
 #define RF_FIND_CRASH 2u     // fz_crash(code)
 #define RF_FIND_OVERREAD 3u  // fz_byte(i) with i >= len
 #define RF_FIND_TIMEOUT 4u   // loop budget exhausted; AUX = steps
-#define RF_FIND_CANDIDATE 5u // signature mode: unseen execution signature,
-                             // to be run again with precise coverage
+#define RF_FIND_CANDIDATE \
+  5u                              // signature mode: unseen execution signature,
+                                  // to be run again with precise coverage
 #define RF_FIND_OUT_OF_BOUNDS 6u  // local array index >= its length
 
 // ---------------------------------------------------------------------------
