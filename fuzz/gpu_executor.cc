@@ -78,6 +78,16 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
       (options.coverage_mode == GpuExecutorOptions::CoverageMode::kSignature ||
        (options.coverage_mode == GpuExecutorOptions::CoverageMode::kAuto &&
         info.is_cpu));
+  const bool flat =
+      options.mutation_engine == GpuExecutorOptions::MutationEngine::kFlat ||
+      (options.mutation_engine == GpuExecutorOptions::MutationEngine::kAuto &&
+       info.is_cpu);
+  if (flat && !signature) {
+    // The precise build fuzzes too: rebuild it with the flat engine.
+    build.flat_mutation = true;
+    precise = BuildMegakernelFromFile(options.target_path, build);
+    if (!precise.ok()) return precise.status();
+  }
   const uint32_t ring_slots = options.ring_slots != 0
                                   ? options.ring_slots
                                   : (info.is_cpu ? 256u : 4096u);
@@ -93,7 +103,7 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
       *device, uint64_t{find_capacity} * RF_FIND_WORDS(max_words) * 4);
   if (!finds.ok()) return finds.status();
   absl::StatusOr<vk::Buffer> dict =
-      vk::Buffer::Create(*device, uint64_t{RF_DICT_ENTRY_WORDS} * 4);
+      vk::Buffer::Create(*device, (uint64_t{RF_DICT_ENTRY_WORDS} + 1) * 4);
   if (!dict.ok()) return dict.status();
 
   std::unique_ptr<GpuExecutor> executor(new GpuExecutor(
@@ -109,6 +119,7 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
   }
   if (signature) {
     build.signature = true;
+    build.flat_mutation = flat;
     absl::StatusOr<Megakernel> fast =
         BuildMegakernelFromFile(options.target_path, build);
     if (!fast.ok()) return fast.status();
@@ -278,8 +289,10 @@ absl::Status GpuExecutor::SetDictionary(const std::vector<Bytes>& tokens) {
           " bytes; tokens must have 1..", RF_DICT_MAX_BYTES, " bytes"));
     }
   }
+  // One word of padding after the last entry: the flat mutation engine
+  // reads a token's words in pairs.
   const uint64_t bytes =
-      std::max<uint64_t>(tokens.size(), 1) * RF_DICT_ENTRY_WORDS * 4;
+      (std::max<uint64_t>(tokens.size(), 1) * RF_DICT_ENTRY_WORDS + 1) * 4;
   if (bytes != dict_.size()) {
     absl::StatusOr<vk::Buffer> buffer = vk::Buffer::Create(device_, bytes);
     if (!buffer.ok()) return buffer.status();
@@ -287,6 +300,7 @@ absl::Status GpuExecutor::SetDictionary(const std::vector<Bytes>& tokens) {
     if (absl::Status s = BindAll(); !s.ok()) return s;
   }
   uint32_t* words = dict_.words();
+  words[bytes / 4 - 1] = 0;
   for (size_t i = 0; i < tokens.size(); ++i) {
     uint32_t* entry = words + i * RF_DICT_ENTRY_WORDS;
     std::memset(entry, 0, RF_DICT_ENTRY_WORDS * 4);

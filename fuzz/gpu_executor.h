@@ -45,6 +45,12 @@ struct GpuExecutorOptions {
   enum class CoverageMode { kAuto, kPrecise, kSignature };
   // kAuto: signature on CPU devices (lavapipe), precise on GPUs.
   CoverageMode coverage_mode = CoverageMode::kAuto;
+  // Which GPU mutation engine the fuzzing build runs (see
+  // MegakernelOptions::flat_mutation). kAuto: flat on CPU devices, whose
+  // SIMD back end runs every branch; branching on GPUs, where a mutant
+  // costs only the mutator it takes.
+  enum class MutationEngine { kAuto, kBranching, kFlat };
+  MutationEngine mutation_engine = MutationEngine::kAuto;
   absl::Duration dispatch_timeout = absl::Seconds(60);
   // Telemetry and steering: how long a dispatch the host stopped (SHUTDOWN)
   // may take to end before the device counts as hung.
@@ -85,6 +91,10 @@ class GpuExecutor final : public Executor {
   // unless signature mode is on).
   const Megakernel& kernel() const { return precise_->kernel; }
   bool signature_mode() const { return fast_ != nullptr; }
+  // Whether fuzzing batches run the flat mutation engine.
+  bool flat_mutation() const {
+    return (fast_ != nullptr ? fast_ : precise_)->kernel.flat_mutation;
+  }
   // Candidates re-run with precise coverage so far (signature mode).
   uint64_t candidates_evaluated() const { return candidates_evaluated_; }
   uint32_t exec_steps() const { return exec_steps_; }

@@ -24,7 +24,16 @@ struct MegakernelOptions {
   // Signature coverage mode (see shaders/megakernel_prelude.glsl): blocks
   // fold edges into registers only; unseen executions become candidates.
   bool signature = false;
+  // Flat mutation engine (shaders/megakernel_mutate_flat.glsl): one
+  // predicated code path for SIMD back ends such as lavapipe. Applies to
+  // inputs held in registers (max_len <= kFlatMutationMaxLen); the branching
+  // engine is used otherwise.
+  bool flat_mutation = false;
 };
+
+// Largest max_len the flat mutation engine handles (its input lives in
+// registers).
+inline constexpr uint32_t kFlatMutationMaxLen = 128;
 
 // Per-dispatch parameters; the layout mirrors `RfPush` in
 // shaders/megakernel_prelude.glsl field by field.
@@ -47,6 +56,7 @@ struct Megakernel {
   uint32_t max_len = 0;     // RF_MAX_LEN it was compiled with
   uint32_t local_size = 0;
   bool signature = false;
+  bool flat_mutation = false;  // the flat engine was compiled in
 };
 
 // Compiles `target_source` (named `target_name` in messages). Errors:

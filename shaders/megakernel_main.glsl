@@ -95,7 +95,61 @@ uint rf_claim() {
   return RF_NO_SLOT;
 }
 
-// Every invocation: runs its share of the slot's mutants.
+// Mutants an invocation runs between two looks at the control words (stop,
+// shutdown) and at the find queue. On SIMD back ends that predicate every
+// branch (lavapipe), the code that queues finds costs its full size whenever
+// it is reached, found or not; reaching it once per round instead of once
+// per mutant keeps the common path (mutate, execute, one look-up in the seen
+// table) free of it.
+#define RF_ROUND_MUTANTS 16u
+
+// Inputs in registers: the slot's parent is loaded once and copied per
+// mutant; a CALIBRATE slot (one input per mutant) reloads its words.
+#ifdef RF_INPUT_IN_REGISTERS
+uint rf_parent_in[RF_MAX_WORDS];
+uint rf_parent_len;
+
+void rf_load_parent(uint index) {
+  rf_parent_len = rf_load(index);
+  [[unroll]] for (uint w = 0u; w < RF_MAX_WORDS; ++w) rf_parent_in[w] = rf_in[w];
+}
+
+// rf_load(source) for a slot whose parent rf_load_parent loaded; `reload`
+// when source differs from it.
+uint rf_load_mutant(uint source, bool reload) {
+  [[unroll]] for (uint w = 0u; w < RF_MAX_WORDS; ++w) rf_in[w] = rf_parent_in[w];
+  uint off = corpus[2u * source];
+  uint words = reload ? RF_MAX_WORDS : 0u;
+  for (uint w = 0u; w < words; ++w) rf_put_word(w, corpus[off + w]);
+  rf_steps += words;
+  return reload ? rf_corpus_len(source) : rf_parent_len;
+}
+#else
+void rf_load_parent(uint index) {}
+
+uint rf_load_mutant(uint source, bool reload) { return rf_load(source); }
+#endif
+
+// Queues the fault of the current execution (distinct faults once per run;
+// replays always). Returns the number of finds stored (0 or 1).
+uint rf_report_fault(uint slot, uint source, uint opcode, bool replay) {
+  uint key = rf_hash(rf_fault_kind * 0x9E3779B1u ^ rf_hash(rf_fault_code) ^
+                     rf_fault_site * 0x85EBCA6Bu) & (RF_FAULT_SEEN_BITS - 1u);
+  if (!replay && rf_mark(RF_RES_FAULT_SEEN + (key >> 5u), 1u << (key & 31u)) == 0u) {
+    return 0u;
+  }
+  uint stored = rf_push_find(rf_fault_kind, slot, source, opcode);
+  if (stored == 0u && !replay) {
+    // The queue was full: forget the fault so that it is queued again.
+    atomicAnd(ctrl[RF_RES_FAULT_SEEN + (key >> 5u)], ~(1u << (key & 31u)));
+  }
+  return stored;
+}
+
+// Every invocation: runs its share of the slot's mutants, in rounds of up
+// to RF_ROUND_MUTANTS. A round ends early at an execution that has
+// something to queue (a fault, or coverage that may be new); it is queued
+// between rounds.
 void rf_run_slot(uint slot, uint lane) {
   uint base = slot * RF_SLOT_WORDS;
   uint args = base + RF_SLOT_ARG0;
@@ -105,75 +159,96 @@ void rf_run_slot(uint slot, uint lane) {
   uint seed = ring[args + RF_ARG_SEED];
   uint partner = ring[args + RF_ARG_PARTNER];
   uint stack = max(ring[args + RF_ARG_STACK], 1u);
+  bool calibrate = opcode == RF_OP_CALIBRATE;
+  bool replay = opcode == RF_OP_REPLAY || calibrate ||
+                (pc.flags & RF_PUSH_REPORT_ALL) != 0u;
+  bool keep_going = (pc.flags & RF_PUSH_KEEP_GOING) != 0u;
+  uint slot_hash = rf_hash(pc.seed + slot);
   uint execs = 0u;
-  uint last_signature = 0u;
-  bool faulted = false;
+  uint faults = 0u;
+  uint first_fault = 0u;
+  uint first_fault_code = 0u;
+  bool reported_fault = false;
   uint pushed = 0u;
   uint new_bits = 0u;
-  for (uint m = lane; m < count; m += RF_LOCAL_SIZE) {
-    rf_steps += 1u;
-    if (rf_steps + pc.mutation_bound + pc.exec_steps + RF_MAX_WORDS >
-        pc.step_budget) {
-      sh_out_of_budget = 1u;
-      break;
-    }
+  bool stop = false;
+  rf_load_parent(parent);
+  uint m = lane;
+  while (!stop && m < count) {
     if (ctrl[RF_RES_STOP] != 0u) break;
     if (ctrl[RF_CTRL_SHUTDOWN] != 0u) break;  // the host stops a stalled dispatch
-    rf_rng = rf_hash(seed ^ rf_hash(m ^ rf_hash(pc.seed + slot)));
-    rf_rng_wide = rf_hash(seed ^ rf_hash((m - lane) ^ rf_hash(pc.seed + slot)));
-    uint source = opcode == RF_OP_CALIBRATE ? parent + m : parent;
-    uint len = rf_load(source);
-    len = rf_mutate(opcode, len, partner, stack);
-    // Compare operands are recorded by replays and 1 in 1024 executions:
-    // every invocation writes the same table entries, so more would only
-    // contend for them.
-    rf_cmp_record = opcode == RF_OP_REPLAY || opcode == RF_OP_CALIBRATE ||
-                    (rf_rand() & 1023u) == 0u;
-    rf_execute(len);
-    execs += 1u;
-    new_bits += rf_new_bits;
-    if (rf_fault_kind != 0u) {
-      // Queue each distinct fault once per run (replays always report), and
-      // at most once per invocation and slot.
-      uint key = rf_hash(rf_fault_kind * 0x9E3779B1u ^ rf_hash(rf_fault_code) ^
-                         rf_fault_site * 0x85EBCA6Bu) & (RF_FAULT_SEEN_BITS - 1u);
-      bool replay = opcode == RF_OP_REPLAY || opcode == RF_OP_CALIBRATE ||
-                    (pc.flags & RF_PUSH_REPORT_ALL) != 0u;
-      if (!faulted &&
-          (replay || rf_mark(RF_RES_FAULT_SEEN + (key >> 5u), 1u << (key & 31u)) != 0u)) {
-        uint stored = rf_push_find(rf_fault_kind, slot, source, opcode);
-        pushed += stored;
-        if (stored == 0u && !replay) {
-          // The queue was full: forget the fault so that it is queued again.
-          atomicAnd(ctrl[RF_RES_FAULT_SEEN + (key >> 5u)], ~(1u << (key & 31u)));
-        }
-      }
-      faulted = true;
-      if (atomicCompSwap(sh_fault, 0u, rf_fault_kind) == 0u) {
-        sh_fault_code = rf_fault_code;
-        sh_fault_aux = (rf_fault_kind << 24u) | lane;
-      }
-      atomicAdd(ctrl[RF_RES_FAULTS], 1u);
-      if ((pc.flags & RF_PUSH_KEEP_GOING) == 0u) {
-        atomicExchange(ctrl[RF_RES_STOP], 1u);
+    bool report = false;
+    uint source = parent;
+    for (uint r = 0u; r < RF_ROUND_MUTANTS && m < count; ++r) {
+      rf_steps += 1u;
+      if (rf_steps + pc.mutation_bound + pc.exec_steps + RF_MAX_WORDS >
+          pc.step_budget) {
+        sh_out_of_budget = 1u;
+        stop = true;
         break;
+      }
+      rf_rng = rf_hash(seed ^ rf_hash(m ^ slot_hash));
+      rf_rng_wide = rf_hash(seed ^ rf_hash((m - lane) ^ slot_hash));
+      source = calibrate ? parent + m : parent;
+      uint len = rf_load_mutant(source, calibrate);
+      len = rf_mutate(opcode, len, partner, stack);
+      // Compare operands are recorded by replays and 1 in 1024 executions:
+      // every invocation writes the same table entries, so more would only
+      // contend for them.
+      rf_cmp_record = opcode == RF_OP_REPLAY || calibrate ||
+                      (rf_rand() & 1023u) == 0u;
+      rf_execute(len);
+      execs += 1u;
+      new_bits += rf_new_bits;
+#ifdef RF_COVERAGE_SIGNATURE
+      // An unseen signature is a candidate (looked up with a plain load;
+      // claimed with an atomic between rounds).
+      uint bit = rf_signature() & (RF_SEEN_BITS - 1u);
+      bool interesting = (ctrl[RF_RES_SEEN + (bit >> 5u)] & (1u << (bit & 31u))) == 0u;
+#else
+      bool interesting = rf_new_bits != 0u;
+#endif
+      if (rf_fault_kind != 0u || interesting) {
+        report = true;
+        break;
+      }
+      m += RF_LOCAL_SIZE;
+    }
+    if (!report) continue;
+    // The execution of mutant m is still in rf_in/rf_len and rf_fault_*.
+    m += RF_LOCAL_SIZE;
+    if (rf_fault_kind != 0u) {
+      // At most one fault queued per invocation and slot.
+      if (!reported_fault) {
+        pushed += rf_report_fault(slot, source, opcode, replay);
+        reported_fault = true;
+      }
+      faults += 1u;
+      if (first_fault == 0u) {
+        first_fault = rf_fault_kind;
+        first_fault_code = rf_fault_code;
+      }
+      if (!keep_going) {
+        atomicExchange(ctrl[RF_RES_STOP], 1u);
+        stop = true;
       }
       continue;
     }
 #ifdef RF_COVERAGE_SIGNATURE
-    uint signature = rf_signature();
-    RF_IF(signature != last_signature) {
-      last_signature = signature;
-      uint bit = signature & (RF_SEEN_BITS - 1u);
-      RF_IF(rf_mark(RF_RES_SEEN + (bit >> 5u), 1u << (bit & 31u)) != 0u) {
-        pushed += rf_push_find(RF_FIND_CANDIDATE, slot, source, opcode);
-      }
+    uint bit = rf_signature() & (RF_SEEN_BITS - 1u);
+    if (rf_mark(RF_RES_SEEN + (bit >> 5u), 1u << (bit & 31u)) != 0u) {
+      pushed += rf_push_find(RF_FIND_CANDIDATE, slot, source, opcode);
     }
 #else
-    if (rf_new_bits != 0u) {
-      pushed += rf_push_find(RF_FIND_NEW_COVERAGE, slot, source, opcode);
-    }
+    pushed += rf_push_find(RF_FIND_NEW_COVERAGE, slot, source, opcode);
 #endif
+  }
+  if (first_fault != 0u) {
+    atomicAdd(ctrl[RF_RES_FAULTS], faults);
+    if (atomicCompSwap(sh_fault, 0u, first_fault) == 0u) {
+      sh_fault_code = first_fault_code;
+      sh_fault_aux = (first_fault << 24u) | lane;
+    }
   }
   atomicAdd(sh_execs, execs);
   atomicAdd(sh_finds, pushed);

@@ -347,8 +347,14 @@ uint rf_mut_cmp(uint len) {
   return len;
 }
 
+#if defined(RF_MUTATE_FLAT) && defined(RF_INPUT_IN_REGISTERS)
+#include "megakernel_mutate_flat.glsl"
+#else
 // Mutates the loaded input according to the work kind; returns the length.
 uint rf_mutate(uint opcode, uint len, uint partner, uint stack) {
+#ifdef RF_EXP_NOMUT
+  return len;
+#endif
   if (opcode == RF_OP_REPLAY || opcode == RF_OP_CALIBRATE) return len;
   uint n = 1u + rf_below_wide(stack);
   if (opcode == RF_OP_TRIM) {
@@ -370,3 +376,4 @@ uint rf_mutate(uint opcode, uint len, uint partner, uint stack) {
   rf_steps += n;
   return len;
 }
+#endif  // RF_MUTATE_FLAT

@@ -21,13 +21,6 @@
 
 layout(local_size_x = RF_LOCAL_SIZE) in;
 
-// Runs the following statement only where `cond` holds, and not at all when
-// no invocation needs it. lavapipe predicates if/else (both sides always
-// run, masked) but skips a loop that no invocation enters, so rare work
-// that touches memory is written as a one-trip loop. On GPUs it is an
-// ordinary branch. The statement must not use break/continue/return.
-#define RF_IF(cond) for (bool rf_once_ = (cond); rf_once_; rf_once_ = false)
-
 layout(std430, set = 0, binding = RF_BINDING_CONTROL) coherent buffer RfControl {
   uint ctrl[];
 };
@@ -136,14 +129,19 @@ uint rf_mark(uint w, uint bit) {
 //  * precise (default): every block checks its edge bit in the edge map
 //    with a plain load and sets it (and its block's bit) when new, counting
 //    the bits it set first in rf_new_bits;
-//  * signature (RF_COVERAGE_SIGNATURE): every block only folds its edge
-//    into a 256-bit Bloom filter in registers; the filter's hash (the
-//    execution's signature) is looked up once per execution in the seen
-//    table, and an unseen one makes the input a candidate that the host
-//    runs again on the precise build. For SIMD back ends such as lavapipe,
-//    where both sides of every branch run and each per-lane memory access
-//    is a scalarised gather, this keeps the target's blocks free of memory
-//    traffic.
+//  * signature (RF_COVERAGE_SIGNATURE): every block only sets its own bit
+//    in a register bitset (constant after inlining: one OR), and the
+//    execution's loop-count features go into a 256-bit Bloom filter; the
+//    hash of both (the execution's signature) is looked up once per
+//    execution in the seen table, and an unseen one makes the input a
+//    candidate that the host runs again on the precise build, which
+//    decides what is new. For SIMD back ends such as lavapipe, where both
+//    sides of every branch run and each per-lane memory access is a
+//    scalarised gather, this keeps the target's blocks free of memory
+//    traffic and of edge hashing. The set of blocks determines the set of
+//    edges except for critical edges (a branch straight to a merge block
+//    that another path also reaches); an execution that differs from all
+//    seen ones only there is not a candidate.
 #ifdef RF_COVERAGE_SIGNATURE
 uint rf_bloom[8];
 
@@ -155,10 +153,21 @@ void rf_bloom_add(uint h) {
   }
 }
 
+// Blocks visited: one bit per instrumented block (site), folded modulo
+// RF_SIG_BLOCK_BITS. The instrumentation stores a constant rf_site right
+// before each call, so after inlining the hook is a single OR into a
+// register: no per-execution edge hashing in the target's blocks.
+#define RF_SIG_BLOCK_WORDS 16u
+uint rf_sig_blocks[RF_SIG_BLOCK_WORDS];
+
 uint rf_signature() {
   uint h = 0x811C9DC5u;
   [[unroll]] for (uint k = 0u; k < 8u; ++k) {
     h = (h ^ rf_bloom[k]) * 0x01000193u;
+    h ^= h >> 15u;
+  }
+  [[unroll]] for (uint k = 0u; k < RF_SIG_BLOCK_WORDS; ++k) {
+    h = (h ^ rf_sig_blocks[k]) * 0x01000193u;
     h ^= h >> 15u;
   }
   return h;
@@ -166,15 +175,16 @@ uint rf_signature() {
 
 void rf_coverage_reset() {
   [[unroll]] for (uint k = 0u; k < 8u; ++k) rf_bloom[k] = 0u;
+  [[unroll]] for (uint k = 0u; k < RF_SIG_BLOCK_WORDS; ++k) rf_sig_blocks[k] = 0u;
 }
 
 void rf_cov_hook() {
-  uint cur = rf_site & 0xFFFFu;
-  uint edge = (cur ^ rf_prev) & (RF_EDGE_MAP_BITS - 1u);
-  rf_prev = cur >> 1u;
-  uint h = edge * 0x9E3779B1u;
-  rf_bloom_add(h >> 8u);
-  rf_bloom_add(h >> 20u);
+  uint site = rf_site >> 16u;
+  uint word = (site >> 5u) % RF_SIG_BLOCK_WORDS;
+  uint bit = 1u << (site & 31u);
+  [[unroll]] for (uint k = 0u; k < RF_SIG_BLOCK_WORDS; ++k) {
+    rf_sig_blocks[k] |= k == word ? bit : 0u;
+  }
 }
 #else
 void rf_coverage_reset() {}

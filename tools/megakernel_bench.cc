@@ -11,6 +11,8 @@
 #include <sys/resource.h>
 
 #include <chrono>
+#include <fstream>
+#include <iterator>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -41,6 +43,16 @@ int main(int argc, char** argv) {
   options.coverage = Flag(argc, argv, "coverage", "1") != "0";
   options.compares = Flag(argc, argv, "compares", "1") != "0";
   options.bounds = Flag(argc, argv, "bounds", "1") != "0";
+  const std::string mutation = Flag(argc, argv, "mutation", "auto");
+  if (mutation == "flat") {
+    options.mutation_engine = ringfuzz::GpuExecutorOptions::MutationEngine::kFlat;
+  } else if (mutation == "branching") {
+    options.mutation_engine =
+        ringfuzz::GpuExecutorOptions::MutationEngine::kBranching;
+  } else if (mutation != "auto") {
+    std::fprintf(stderr, "-mutation must be auto, flat or branching\n");
+    return 2;
+  }
   const double seconds = std::stod(Flag(argc, argv, "seconds", "5"));
   if (options.target_path.empty()) {
     std::fprintf(stderr,
@@ -55,7 +67,17 @@ int main(int argc, char** argv) {
     return 1;
   }
   std::printf("device: %s\n", (*executor)->DeviceDescription().c_str());
+  // The parent of every mutant: -parent=FILE, else 16 x 'A' (which fails
+  // the bundled targets' header checks early: a shallow path).
   ringfuzz::Bytes seed(16, 0x41);
+  if (const std::string parent = Flag(argc, argv, "parent", ""); !parent.empty()) {
+    std::ifstream in(parent, std::ios::binary);
+    if (!in) {
+      std::fprintf(stderr, "error: cannot read -parent=%s\n", parent.c_str());
+      return 2;
+    }
+    seed.assign(std::istreambuf_iterator<char>(in), {});
+  }
   if (!(*executor)->AddInput(seed).ok()) return 1;
   const ringfuzz::BatchShape shape = (*executor)->PreferredBatch();
   std::vector<ringfuzz::WorkItem> work(shape.slots);

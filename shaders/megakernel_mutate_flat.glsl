@@ -1,0 +1,351 @@
+// Flat mutation engine: rf_mutate for SIMD back ends that predicate every
+// branch (lavapipe: both sides of an if always run, masked, and a loop runs
+// the largest trip count of its lanes, at least once). There, the cost of a
+// mutant is the size of the whole mutation code, not of the mutator taken,
+// so this engine has one code path: every step is one micro-step of
+//   read 4 bytes (peek) -> open or close a gap of <= 4 bytes -> write <= 4
+//   bytes (poke)
+// whose parameters are chosen with selects. The work kinds map onto it:
+//   HAVOC    the byte-level mutators of megakernel_mutate.glsl (duplicate and
+//            copy move at most 4 bytes per step);
+//   TRIM     erase steps only;
+//   DICT     a token, inserted or overwritten 4 bytes per micro-step, then
+//            havoc steps;
+//   SPLICE   partner bytes (a chunk of <= 16, or the partner's suffix after a
+//            cut), 4 per micro-step, then havoc steps;
+//   CMP      the input-to-state write (operand search in one pass over the
+//            input's words), then havoc steps.
+// Requires the register input form (RF_INPUT_IN_REGISTERS). Included by
+// megakernel_mutate.glsl when the host defines RF_MUTATE_FLAT.
+
+// 4 input bytes from byte `pos` on, little-endian; bytes past the buffer
+// read 0.
+uint rf_peek4(uint pos) {
+  uint q = pos >> 2u;
+  uint r = (pos & 3u) * 8u;
+  uint lo = 0u;
+  uint hi = 0u;
+  [[unroll]] for (uint k = 0u; k < RF_MAX_WORDS; ++k) {
+    lo = k == q ? rf_in[k] : lo;
+    hi = k == q + 1u ? rf_in[k] : hi;
+  }
+  return r == 0u ? lo : (lo >> r) | (hi << ((32u - r) & 31u));
+}
+
+// Mask of the low `width` (0..4) bytes.
+uint rf_width_mask(uint width) {
+  return width >= 4u ? 0xFFFFFFFFu : (1u << ((8u * width) & 31u)) - 1u;
+}
+
+// Writes the low `width` (0..4) bytes of v at byte `pos`, little-endian;
+// bytes past the buffer are dropped.
+void rf_poke(uint pos, uint width, uint v) {
+  uint q = pos >> 2u;
+  uint r = (pos & 3u) * 8u;
+  uint m = rf_width_mask(width);
+  v &= m;
+  uint lo_mask = m << r;
+  uint lo_val = v << r;
+  uint hi_mask = r == 0u ? 0u : m >> ((32u - r) & 31u);
+  uint hi_val = r == 0u ? 0u : v >> ((32u - r) & 31u);
+  [[unroll]] for (uint k = 0u; k < RF_MAX_WORDS; ++k) {
+    uint mask = k == q ? lo_mask : (k == q + 1u ? hi_mask : 0u);
+    uint val = k == q ? lo_val : hi_val;
+    rf_in[k] = (rf_in[k] & ~mask) | (val & mask);
+  }
+}
+
+// up: moves bytes [pos, end of buffer) up by n (0..4), leaving n stale bytes
+// at pos (a gap) and dropping what passes the buffer's end.
+// !up: removes bytes [pos, pos + n), moving the rest down.
+void rf_shift(uint pos, uint n, bool up) {
+  uint sh = (n * 8u) & 31u;
+  bool whole = n >= 4u;
+  uint prev = 0u;
+  [[unroll]] for (uint k = 0u; k < RF_MAX_WORDS; ++k) {
+    uint cur = rf_in[k];
+    uint next = k + 1u < RF_MAX_WORDS ? rf_in[(k + 1u) % RF_MAX_WORDS] : 0u;
+    uint moved_up = whole ? prev
+                  : sh == 0u ? cur
+                             : (cur << sh) | (prev >> ((32u - sh) & 31u));
+    uint moved_down = whole ? next
+                    : sh == 0u ? cur
+                               : (cur >> sh) | (next << ((32u - sh) & 31u));
+    uint base = 4u * k;
+    uint keep = pos <= base ? 0u
+              : pos >= base + 4u ? 0xFFFFFFFFu
+                                 : (1u << (((pos - base) * 8u) & 31u)) - 1u;
+    rf_in[k] = (cur & keep) | ((up ? moved_up : moved_down) & ~keep);
+    prev = cur;
+  }
+}
+
+// The low `width` (1..4) bytes of v in the other byte order.
+uint rf_swap(uint v, uint width) {
+  uint s = ((v & 0xFFu) << 24u) | ((v & 0xFF00u) << 8u) |
+           ((v >> 8u) & 0xFF00u) | (v >> 24u);
+  return s >> ((32u - 8u * width) & 31u);
+}
+
+// One interesting value of `width` bytes (1, 2 or 4), without a local array
+// (which the SIMD back end would index lane by lane).
+uint rf_interesting_flat(uint width, uint r) {
+  uint v8 = r == 0u ? 0x80u : r == 1u ? 0xFFu : r == 2u ? 0u : r == 3u ? 1u
+          : r == 4u ? 16u : r == 5u ? 32u : r == 6u ? 64u : r == 7u ? 100u
+          : r == 8u ? 127u : 0x7Eu;
+  uint v16 = r == 0u ? 0x8000u : r == 1u ? 0xFF7Fu : r == 2u ? 128u
+           : r == 3u ? 255u : r == 4u ? 256u : r == 5u ? 512u
+           : r == 6u ? 1000u : r == 7u ? 1024u : r == 8u ? 4096u : 32767u;
+  uint v32 = r == 0u ? 0x80000000u : r == 1u ? 0xFA0000FAu
+           : r == 2u ? 0xFFFF7FFFu : r == 3u ? 32768u : r == 4u ? 65535u
+           : r == 5u ? 65536u : r == 6u ? 0x05FFFF05u : r == 7u ? 0x7FFFFFFFu
+           : r == 8u ? 0xFFFFFFFFu : 0u;
+  return width == 1u ? v8 : (width == 2u ? v16 : v32);
+}
+
+// A pending stream write (DICT token or SPLICE bytes): `left` bytes still to
+// write at `at`, read from byte `from` of the source, gap opened first when
+// `insert`. Consumed 4 bytes per micro-step before the havoc steps.
+uint rf_stream_left;
+uint rf_stream_at;
+uint rf_stream_from;
+bool rf_stream_insert;
+bool rf_stream_dict;  // source: dictionary entry (else the partner input)
+uint rf_stream_base;  // source word offset (dict entry data / corpus offset)
+
+// 4 source bytes of the pending stream from its current position.
+uint rf_stream_peek4() {
+  uint w = rf_stream_base + (rf_stream_from >> 2u);
+  uint r = (rf_stream_from & 3u) * 8u;
+  uint lo;
+  uint hi;
+  if (rf_stream_dict) {
+    lo = dict[w];
+    hi = dict[w + 1u];
+  } else {
+    lo = corpus[w];
+    hi = corpus[w + 1u];
+  }
+  return r == 0u ? lo : (lo >> r) | (hi << ((32u - r) & 31u));
+}
+
+// Sets up the stream of a DICT mutant: a token inserted at a random
+// position (half the time, when it fits) or overwriting one. Returns the
+// new length. The dictionary buffer is padded by one word per entry.
+uint rf_stream_dict_setup(uint len) {
+  uint e = rf_below(pc.dict_count) * RF_DICT_ENTRY_WORDS;
+  uint n = dict[e];
+  bool insert = rf_below(2u) == 0u && len + n <= pc.max_len;
+  bool fits = n != 0u && n <= pc.max_len && (insert || n <= len);
+  rf_stream_dict = true;
+  rf_stream_base = e + 1u;
+  rf_stream_from = 0u;
+  rf_stream_insert = insert;
+  rf_stream_left = fits ? n : 0u;
+  rf_stream_at = insert ? rf_below(len + 1u) : rf_below(len - min(n, len) + 1u);
+  return fits && insert ? len + n : len;
+}
+
+// Sets up the stream of a SPLICE mutant: half the time the input keeps a
+// prefix and continues with the partner's suffix; otherwise a chunk of up
+// to 16 partner bytes overwrites the input's bytes. Returns the new length.
+uint rf_stream_splice_setup(uint len, uint partner) {
+  uint plen = rf_corpus_len(partner);
+  rf_stream_dict = false;
+  rf_stream_base = corpus[2u * partner];
+  rf_stream_insert = false;
+  if (rf_below(2u) == 0u) {
+    uint cut = rf_below(len + 1u);
+    uint from = rf_below(max(plen, 1u));
+    uint n = plen == 0u ? 0u : min(plen - from, pc.max_len - cut);
+    rf_stream_at = cut;
+    rf_stream_from = from;
+    rf_stream_left = n;
+    return plen == 0u ? len : cut + n;
+  }
+  uint n = len == 0u || plen == 0u ? 0u : 1u + rf_below(min(min(plen, len), 16u));
+  rf_stream_from = rf_below(plen - min(n, plen) + 1u);
+  rf_stream_at = rf_below(len - min(n, len) + 1u);
+  rf_stream_left = n;
+  return len;
+}
+
+// Input-to-state for a CMP mutant: takes the operands (a, b) of a recorded
+// comparison, finds a's bytes in the input (1, 2 or 4 bytes by magnitude,
+// either byte order; the first match at or after a random position, else
+// the first one) and sets up a write of b there (sometimes b +/- 1).
+// Returns false when nothing applies (the mutant then gets a havoc step).
+bool rf_cmp_setup(uint len, out uint at, out uint width, out uint value) {
+  uint entry = RF_RES_CMP + 2u * rf_below(min(max(pc.cmp_sites, 1u), RF_CMP_ENTRIES));
+  uint a = ctrl[entry];
+  uint b = ctrl[entry + 1u];
+  if (rf_below(2u) == 0u) {
+    uint t = a;
+    a = b;
+    b = t;
+  }
+  width = max(a, b) < 0x100u ? 1u : (max(a, b) < 0x10000u ? 2u : 4u);
+  uint mask = rf_width_mask(width);
+  uint a_le = a & mask;
+  uint a_be = rf_swap(a, width);
+  bool usable = a != b && len >= width;
+  uint positions = usable ? len - width + 1u : 0u;
+  uint start = rf_below(max(positions, 1u));
+  uint first = 0xFFFFFFFFu;  // first match (position << 1 | big)
+  uint after = 0xFFFFFFFFu;  // first match at or after start
+  uint words = (positions + 3u) >> 2u;
+  for (uint k = 0u; k < words; ++k) {
+    uint lo = rf_word(k);
+    uint hi = rf_word(k + 1u);
+    [[unroll]] for (uint r = 0u; r < 4u; ++r) {
+      uint pos = 4u * k + r;
+      uint window = r == 0u ? lo : (lo >> (8u * r)) | (hi << ((32u - 8u * r) & 31u));
+      window &= mask;
+      bool in_range = pos < positions;
+      uint hit = in_range && window == a_le ? pos << 1u
+               : in_range && window == a_be ? (pos << 1u) | 1u
+                                             : 0xFFFFFFFFu;
+      first = min(first, hit);
+      after = pos >= start ? min(after, hit) : after;
+    }
+  }
+  rf_steps += words;
+  uint found = after != 0xFFFFFFFFu ? after : first;
+  uint r = rf_below(8u);
+  uint v = r == 0u ? b + 1u : (r == 1u ? b - 1u : b);
+  at = found >> 1u;
+  value = (found & 1u) != 0u ? rf_swap(v, width) : v & mask;
+  return found != 0xFFFFFFFFu;
+}
+
+// One micro-step. `choice` (the same in all lanes of a workgroup iteration)
+// picks the havoc mutator: 0 flip bit, 1/8 random byte, 2 interesting value,
+// 3 add/subtract, 4 insert, 5 erase, 6 duplicate, 7 copy. A pending stream
+// write (rf_stream_left) or input-to-state write (cmp_width) takes the
+// step's place. Returns the new length.
+uint rf_flat_step(uint len, uint choice, uint cmp_at, uint cmp_width, uint cmp_value) {
+  choice = len == 0u ? 4u : choice;
+  uint max_len = pc.max_len;
+  // Value mutators: width 1, 2 or 4 (fitting len), position, byte order.
+  uint w = 1u << rf_below(3u);
+  w = w > len ? (len >= 2u ? 2u : 1u) : w;
+  bool byte_op = choice == 0u || choice == 1u || choice == 8u;
+  w = byte_op ? 1u : w;
+  uint vpos = rf_below(len - min(w, len) + 1u);
+  bool big = rf_below(2u) == 0u;
+  // Block mutators: n bytes (1..4), a source and a destination.
+  uint room = max_len - min(len, max_len);
+  uint n_ins = 1u + rf_below(max(min(4u, room), 1u));
+  uint n_blk = 1u + rf_below(max(min(4u, len - min(len, 1u)), 1u));
+  uint n_dup = 1u + rf_below(max(min(min(4u, len), room), 1u));
+  bool ins_ok = len < max_len;
+  bool era_ok = len > 1u;
+  bool dup_ok = len != 0u && len < max_len;
+  bool cpy_ok = len >= 2u;
+  uint n = choice == 4u ? (ins_ok ? n_ins : 0u)
+         : choice == 5u ? (era_ok ? n_blk : 0u)
+         : choice == 6u ? (dup_ok ? n_dup : 0u)
+         : choice == 7u ? (cpy_ok ? n_blk : 0u)
+                        : 0u;
+  uint src = rf_below(len - min(n, len) + 1u);
+  uint dst = choice == 7u ? rf_below(len - min(n, len) + 1u) : rf_below(len + 1u);
+  uint epos = rf_below(len - min(n, len) + 1u);
+  uint fill = rf_rand();
+  uint fill_byte = (fill & 0xFFu) * 0x01010101u;
+  fill = rf_below(2u) == 0u ? fill_byte : fill;
+  uint bit = 1u << rf_below(8u);
+  uint rnd = 1u + rf_below(255u);
+  uint delta = 1u + rf_below(35u);
+  bool sub = rf_below(2u) == 0u;
+  uint interesting = rf_interesting_flat(w, rf_below(10u));
+
+  // Read.
+  bool stream = rf_stream_left != 0u;
+  bool cmp = cmp_width != 0u;
+  uint old = rf_peek4(choice == 6u || choice == 7u ? src : vpos);
+  uint stream_value = rf_stream_peek4();
+
+  // The value to write and where.
+  uint m = rf_width_mask(w);
+  uint old_w = big ? rf_swap(old, w) : old & m;
+  uint arith = sub ? old_w - delta : old_w + delta;
+  arith = big ? rf_swap(arith, w) : arith;
+  uint value = choice == 0u ? old ^ bit
+             : choice == 2u ? (big ? rf_swap(interesting, w) : interesting)
+             : choice == 3u ? arith
+             : choice == 4u ? fill
+             : choice == 6u || choice == 7u ? old
+                                            : old ^ rnd;
+  uint at = choice == 4u || choice == 6u || choice == 7u ? dst : vpos;
+  uint width = choice == 5u ? 0u : (choice >= 4u && choice <= 7u ? n : w);
+  bool gap_up = choice == 4u || choice == 6u;
+  uint gap = choice == 4u || choice == 5u || choice == 6u ? n : 0u;
+  uint gap_at = choice == 5u ? epos : dst;
+  uint new_len = gap_up ? len + gap : len - gap;
+
+  // A stream chunk or the input-to-state write replaces the havoc step.
+  uint chunk = min(rf_stream_left, 4u);
+  value = stream ? stream_value : (cmp ? cmp_value : value);
+  at = stream ? rf_stream_at : (cmp ? cmp_at : at);
+  width = stream ? chunk : (cmp ? cmp_width : width);
+  gap_up = stream ? rf_stream_insert : (cmp ? false : gap_up);
+  gap = stream ? (rf_stream_insert ? chunk : 0u) : (cmp ? 0u : gap);
+  gap_at = stream ? rf_stream_at : gap_at;
+  new_len = stream || cmp ? len : new_len;
+
+  // Write.
+  rf_shift(gap_at, gap, gap_up);
+  rf_poke(at, width, value);
+  rf_stream_left -= chunk;
+  rf_stream_at += chunk;
+  rf_stream_from += chunk;
+  return new_len;
+}
+
+// Mutates the loaded input according to the work kind; returns the length.
+uint rf_mutate(uint opcode, uint len, uint partner, uint stack) {
+  bool replay = opcode == RF_OP_REPLAY || opcode == RF_OP_CALIBRATE;
+  uint n = replay ? 0u : 1u + rf_below_wide(stack);
+  rf_stream_left = 0u;
+  rf_stream_dict = false;
+  rf_stream_base = 0u;
+  rf_stream_from = 0u;
+  rf_stream_at = 0u;
+  rf_stream_insert = false;
+  uint stream_len = len;
+  if (opcode == RF_OP_DICT && pc.dict_count != 0u) {
+    stream_len = rf_stream_dict_setup(len);
+  } else if (opcode == RF_OP_SPLICE) {
+    stream_len = rf_stream_splice_setup(len, partner);
+  }
+  uint cmp_at = 0u;
+  uint cmp_width = 0u;
+  uint cmp_value = 0u;
+  if (opcode == RF_OP_CMP) {
+    uint width;
+    uint value;
+    uint at;
+    if (rf_cmp_setup(len, at, width, value)) {
+      cmp_at = at;
+      cmp_width = width;
+      cmp_value = value;
+    }
+  }
+  // The stream's chunks take the place of the first mutation step (as many
+  // micro-steps as it has 4-byte chunks); the input-to-state write replaces
+  // the first havoc step.
+  uint extra = (rf_stream_left + 3u) >> 2u;
+  n -= opcode == RF_OP_SPLICE || (opcode == RF_OP_DICT && pc.dict_count != 0u) ? 1u : 0u;
+  bool had_stream = extra != 0u;
+  for (uint k = 0u; k < n + extra; ++k) {
+    uint choice = opcode == RF_OP_TRIM ? 5u : rf_below_wide(9u);
+    len = rf_flat_step(len, choice, cmp_at, cmp_width, cmp_value);
+    cmp_width = 0u;
+    if (had_stream && rf_stream_left == 0u) {
+      len = stream_len;
+      had_stream = false;
+    }
+  }
+  rf_steps += n + extra;
+  return len;
+}

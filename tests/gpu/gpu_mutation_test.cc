@@ -1,0 +1,191 @@
+// The GPU mutation engines (flat and branching), each on lavapipe: every
+// work kind must produce the inputs it promises, within max_len.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "fuzz/gpu_executor.h"
+#include "gtest/gtest.h"
+#include "shaders/ringfuzz_wire.h"
+
+namespace ringfuzz {
+namespace {
+
+using Engine = GpuExecutorOptions::MutationEngine;
+
+std::string Data(const std::string& name) {
+  return std::string(RF_TEST_DATA) + "/" + name;
+}
+
+Bytes Str(const std::string& s) { return Bytes(s.begin(), s.end()); }
+
+std::string EngineName(const testing::TestParamInfo<Engine>& info) {
+  return info.param == Engine::kFlat ? "Flat" : "Branching";
+}
+
+class GpuMutationTest : public testing::TestWithParam<Engine> {
+ protected:
+  std::unique_ptr<GpuExecutor> Make(const std::string& target,
+                                    uint32_t max_len = 64) {
+    GpuExecutorOptions options;
+    options.target_path = Data(target);
+    options.device = "cpu";
+    options.validation = true;
+    options.max_len = max_len;
+    options.mutation_engine = GetParam();
+    absl::StatusOr<std::unique_ptr<GpuExecutor>> executor =
+        GpuExecutor::Create(options);
+    EXPECT_TRUE(executor.ok()) << executor.status();
+    if (!executor.ok()) return nullptr;
+    EXPECT_EQ((*executor)->flat_mutation(), GetParam() == Engine::kFlat);
+    return *std::move(executor);
+  }
+
+  // Runs batches of `work` until a bug is found or `batches` ran; returns
+  // the bug finds of the last batch run.
+  static std::vector<Find> RunUntilBug(GpuExecutor& executor,
+                                       const std::vector<WorkItem>& work,
+                                       int batches,
+                                       std::vector<Find>* all = nullptr) {
+    for (int batch = 0; batch < batches; ++batch) {
+      absl::StatusOr<BatchResult> r = executor.RunBatch(work, batch + 1);
+      EXPECT_TRUE(r.ok()) << r.status();
+      if (!r.ok()) return {};
+      std::vector<Find> bugs;
+      for (const Find& f : r->finds) {
+        if (all != nullptr) all->push_back(f);
+        if (IsBug(f.kind)) bugs.push_back(f);
+      }
+      if (!bugs.empty()) return bugs;
+    }
+    return {};
+  }
+
+  static std::vector<WorkItem> Work(uint32_t opcode, uint32_t stack,
+                                    uint32_t count = 512,
+                                    uint32_t partner = 0) {
+    std::vector<WorkItem> work(8);
+    for (WorkItem& item : work) {
+      item.opcode = opcode;
+      item.parent = 0;
+      item.partner = partner;
+      item.count = count;
+      item.stack = stack;
+    }
+    return work;
+  }
+};
+
+// A DICT mutant with no havoc step holds the whole token, inserted into or
+// written over the parent, and nothing else changes.
+TEST_P(GpuMutationTest, DictionaryTokenIsWrittenWhole) {
+  auto executor = Make("needle.fz");
+  ASSERT_NE(executor, nullptr);
+  const Bytes parent = Str("AAAAAAAAAAAAAAAA");
+  const Bytes token = Str("RINGFUZZ-TOK");
+  ASSERT_TRUE(executor->AddInput(parent).ok());
+  ASSERT_TRUE(executor->SetDictionary({Str("zz"), token}).ok());
+  std::vector<Find> bugs =
+      RunUntilBug(*executor, Work(RF_OP_DICT, /*stack=*/1), 20);
+  ASSERT_FALSE(bugs.empty());
+  const Find& bug = bugs[0];
+  EXPECT_EQ(bug.code, 1u);
+  const std::string data(bug.data.begin(), bug.data.end());
+  ASSERT_TRUE(data.size() == 16 || data.size() == 28) << data;
+  const size_t at = data.find("RINGFUZZ-TOK");
+  ASSERT_NE(at, std::string::npos) << data;
+  std::string rest = data;
+  rest.erase(at, token.size());
+  EXPECT_EQ(rest, std::string(data.size() - token.size(), 'A')) << data;
+  EXPECT_EQ(executor->validation_messages(), 0u)
+      << executor->last_validation_message();
+}
+
+// A SPLICE mutant with no havoc step is the parent with one run of the
+// partner's bytes in it (overwriting a chunk, or replacing its suffix).
+TEST_P(GpuMutationTest, SpliceTakesOneRunOfThePartner) {
+  auto executor = Make("needle.fz");
+  ASSERT_NE(executor, nullptr);
+  const std::string partner = "xyzPQRSTUvw";
+  ASSERT_TRUE(executor->AddInput(Str("AAAAAAAAAAAAAAAA")).ok());
+  ASSERT_TRUE(executor->AddInput(Str(partner)).ok());
+  std::vector<Find> bugs = RunUntilBug(
+      *executor, Work(RF_OP_SPLICE, /*stack=*/1, 512, /*partner=*/1), 40);
+  ASSERT_FALSE(bugs.empty());
+  EXPECT_EQ(bugs[0].code, 2u);
+  const std::string data(bugs[0].data.begin(), bugs[0].data.end());
+  const size_t first = data.find_first_not_of('A');
+  const size_t last = data.find_last_not_of('A');
+  ASSERT_NE(first, std::string::npos) << data;
+  const std::string run = data.substr(first, last - first + 1);
+  EXPECT_NE(partner.find(run), std::string::npos) << data;
+  EXPECT_NE(run.find("PQRSTU"), std::string::npos) << data;
+}
+
+// TRIM mutants only ever remove bytes: every one is a shorter subsequence
+// of the parent (the target faults on anything else).
+TEST_P(GpuMutationTest, TrimOnlyRemovesBytes) {
+  auto executor = Make("subsequence.fz");
+  ASSERT_NE(executor, nullptr);
+  Bytes parent(16);
+  for (uint8_t i = 0; i < 16; ++i) parent[i] = i;
+  ASSERT_TRUE(executor->AddInput(parent).ok());
+  std::vector<Find> all;
+  std::vector<Find> bugs =
+      RunUntilBug(*executor, Work(RF_OP_TRIM, /*stack=*/4), 10, &all);
+  EXPECT_TRUE(bugs.empty()) << "a trimmed input the target rejects, "
+                            << bugs[0].data.size() << " bytes";
+  EXPECT_FALSE(all.empty());  // shorter inputs take new loop counts
+  for (const Find& f : all) EXPECT_LT(f.data.size(), 16u);
+}
+
+// No mutant of any work kind grows past max_len, however long the token,
+// the partner or the stack.
+TEST_P(GpuMutationTest, MutantsStayWithinMaxLen) {
+  auto executor = Make("length_cap.fz", /*max_len=*/32);
+  ASSERT_NE(executor, nullptr);
+  ASSERT_TRUE(executor->AddInput(Bytes(30, 0x90)).ok());
+  ASSERT_TRUE(executor->AddInput(Bytes(32, 0x07)).ok());
+  ASSERT_TRUE(executor
+                  ->SetDictionary({Bytes(20, 0xEE), Bytes(3, 0x11),
+                                   Bytes(32, 0x22)})
+                  .ok());
+  std::vector<WorkItem> work;
+  for (uint32_t opcode : {RF_OP_HAVOC, RF_OP_DICT, RF_OP_SPLICE, RF_OP_CMP}) {
+    std::vector<WorkItem> part = Work(opcode, /*stack=*/8, 512, /*partner=*/1);
+    work.insert(work.end(), part.begin(), part.end());
+  }
+  std::vector<Find> all;
+  std::vector<Find> bugs = RunUntilBug(*executor, work, 6, &all);
+  EXPECT_TRUE(bugs.empty()) << "a mutant of " << bugs[0].data.size()
+                            << " bytes";
+  EXPECT_FALSE(all.empty());
+  for (const Find& f : all) EXPECT_LE(f.data.size(), 32u);
+  EXPECT_EQ(executor->validation_messages(), 0u)
+      << executor->last_validation_message();
+}
+
+// A CMP mutant writes the other operand of a recorded comparison where the
+// first one's bytes are: a 32-bit magic falls in one step.
+TEST_P(GpuMutationTest, InputToStateSolvesAWordCompare) {
+  auto executor = Make("word_magic.fz");
+  ASSERT_NE(executor, nullptr);
+  const Bytes parent = Str("ABCDEFGH");
+  ASSERT_TRUE(executor->AddInput(parent).ok());
+  // A replay records the comparison's operands in the compare table.
+  ASSERT_TRUE(executor->Execute(parent).ok());
+  std::vector<Find> bugs =
+      RunUntilBug(*executor, Work(RF_OP_CMP, /*stack=*/1, 64), 10);
+  ASSERT_FALSE(bugs.empty());
+  EXPECT_EQ(bugs[0].code, 5u);
+  ASSERT_GE(bugs[0].data.size(), 8u);
+  EXPECT_EQ(Bytes(bugs[0].data.begin() + 4, bugs[0].data.begin() + 8),
+            (Bytes{0x42, 0xEE, 0xFF, 0xC0}));
+}
+
+INSTANTIATE_TEST_SUITE_P(Engines, GpuMutationTest,
+                         testing::Values(Engine::kFlat, Engine::kBranching),
+                         EngineName);
+
+}  // namespace
+}  // namespace ringfuzz
