@@ -218,6 +218,10 @@ bool rf_cmp_setup(uint len, out uint at, out uint width, out uint value) {
   return found != 0xFFFFFFFFu;
 }
 
+// Value in [0, n) from 16 random bits r16 (n <= 65536): one multiply, no
+// 64-bit product.
+uint rf_scale16(uint r16, uint n) { return (r16 * n) >> 16u; }
+
 // One micro-step. `choice` (the same in all lanes of a workgroup iteration)
 // picks the havoc mutator: 0 flip bit, 1/8 random byte, 2 interesting value,
 // 3 add/subtract, 4 insert, 5 erase, 6 duplicate, 7 copy. A pending stream
@@ -226,18 +230,25 @@ bool rf_cmp_setup(uint len, out uint at, out uint width, out uint value) {
 uint rf_flat_step(uint len, uint choice, uint cmp_at, uint cmp_width, uint cmp_value) {
   choice = len == 0u ? 4u : choice;
   uint max_len = pc.max_len;
+  // Four 32-bit draws feed every parameter: the mutators are mutually
+  // exclusive, so those that never run together share random bits.
+  uint r_pos = rf_rand();   // positions: low half source side, high half destination
+  uint r_fill = rf_rand();  // inserted bytes
+  uint r_a = rf_rand();     // widths, sizes, flags
+  uint r_b = rf_rand();     // values
   // Value mutators: width 1, 2 or 4 (fitting len), position, byte order.
-  uint w = 1u << rf_below(3u);
+  uint w = 1u << rf_scale16(r_a & 0xFFFFu, 3u);
   w = w > len ? (len >= 2u ? 2u : 1u) : w;
   bool byte_op = choice == 0u || choice == 1u || choice == 8u;
   w = byte_op ? 1u : w;
-  uint vpos = rf_below(len - min(w, len) + 1u);
-  bool big = rf_below(2u) == 0u;
+  uint vpos = rf_scale16(r_pos & 0xFFFFu, len - min(w, len) + 1u);
+  bool big = (r_a & 0x10000u) != 0u;
   // Block mutators: n bytes (1..4), a source and a destination.
   uint room = max_len - min(len, max_len);
-  uint n_ins = 1u + rf_below(max(min(4u, room), 1u));
-  uint n_blk = 1u + rf_below(max(min(4u, len - min(len, 1u)), 1u));
-  uint n_dup = 1u + rf_below(max(min(min(4u, len), room), 1u));
+  uint r_n = (r_a >> 17u) & 0xFFFFu;
+  uint n_ins = 1u + rf_scale16(r_n, max(min(4u, room), 1u));
+  uint n_blk = 1u + rf_scale16(r_n, max(min(4u, len - min(len, 1u)), 1u));
+  uint n_dup = 1u + rf_scale16(r_n, max(min(min(4u, len), room), 1u));
   bool ins_ok = len < max_len;
   bool era_ok = len > 1u;
   bool dup_ok = len != 0u && len < max_len;
@@ -247,17 +258,16 @@ uint rf_flat_step(uint len, uint choice, uint cmp_at, uint cmp_width, uint cmp_v
          : choice == 6u ? (dup_ok ? n_dup : 0u)
          : choice == 7u ? (cpy_ok ? n_blk : 0u)
                         : 0u;
-  uint src = rf_below(len - min(n, len) + 1u);
-  uint dst = choice == 7u ? rf_below(len - min(n, len) + 1u) : rf_below(len + 1u);
-  uint epos = rf_below(len - min(n, len) + 1u);
-  uint fill = rf_rand();
-  uint fill_byte = (fill & 0xFFu) * 0x01010101u;
-  fill = rf_below(2u) == 0u ? fill_byte : fill;
-  uint bit = 1u << rf_below(8u);
-  uint rnd = 1u + rf_below(255u);
-  uint delta = 1u + rf_below(35u);
-  bool sub = rf_below(2u) == 0u;
-  uint interesting = rf_interesting_flat(w, rf_below(10u));
+  uint src = rf_scale16(r_pos & 0xFFFFu, len - min(n, len) + 1u);
+  uint dst = rf_scale16(r_pos >> 16u, choice == 7u ? len - min(n, len) + 1u : len + 1u);
+  uint epos = src;
+  uint fill_byte = (r_fill & 0xFFu) * 0x01010101u;
+  uint fill = (r_b & 0x80000000u) != 0u ? fill_byte : r_fill;
+  uint bit = 1u << (r_b & 7u);
+  uint rnd = 1u + rf_scale16((r_b >> 3u) & 0xFFFFu, 255u);
+  uint delta = 1u + rf_scale16((r_b >> 3u) & 0xFFFFu, 35u);
+  bool sub = (r_b & 0x40000000u) != 0u;
+  uint interesting = rf_interesting_flat(w, rf_scale16((r_b >> 14u) & 0xFFFFu, 10u));
 
   // Read.
   bool stream = rf_stream_left != 0u;
