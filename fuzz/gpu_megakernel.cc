@@ -44,6 +44,8 @@ absl::StatusOr<Megakernel> BuildMegakernel(const std::string& target_name,
                      {"RF_LOCAL_SIZE", absl::StrCat(options.local_size)}};
   if (options.signature)
     compile.defines.push_back({"RF_COVERAGE_SIGNATURE", "1"});
+  if (options.value_profile)
+    compile.defines.push_back({"RF_VALUE_PROFILE", "1"});
   compile.debug_info = true;
   absl::StatusOr<std::vector<uint32_t>> spirv =
       vk::CompileComputeShader(main, includes, compile);
@@ -72,6 +74,7 @@ absl::StatusOr<Megakernel> BuildMegakernel(const std::string& target_name,
   kernel.max_len = max_len;
   kernel.local_size = options.local_size;
   kernel.signature = options.signature;
+  kernel.value_profile = options.value_profile;
   return kernel;
 }
 
