@@ -1,6 +1,7 @@
 #include "fuzz/gpu_instrument.h"
 
 #define SPV_ENABLE_UTILITY_CODE
+#include <iterator>
 #include <map>
 #include <set>
 #include <spirv/unified1/spirv.hpp11>
@@ -364,9 +365,10 @@ class Instrumenter {
   // branches). Nearest, because the input-to-state mutator then writes the
   // case that differs in the fewest bits, and value profile rewards getting
   // closer to it; not the equal case, because that entry would not be
-  // recorded (a == b) and one to a sibling case opens that case instead. A
-  // deterministic function of the selector, unlike a rotation through the
-  // cases: both coverage builds must see the same value-profile features.
+  // recorded (a == b), while one naming a sibling case lets input-to-state
+  // open that case. A deterministic function of the selector, unlike a
+  // rotation through the cases: both coverage builds must see the same
+  // value-profile features.
   void SwitchHook(const Inst& sw, std::vector<Inst>& out) {
     constexpr size_t kSwitchCasesCompared = 64;
     const uint32_t selector = sw.words[1];
@@ -376,8 +378,8 @@ class Instrumenter {
     if (sel == 0) return;  // not a 32-bit selector (one-word literals)
     uint32_t best_case = Constant(sw.words[3]);
     uint32_t best_distance = Constant(0xFFFFFFFFu);
-    for (size_t k = 3; k + 1 < sw.words.size() &&
-                       (k - 3) / 2 < kSwitchCasesCompared;
+    for (size_t k = 3;
+         k + 1 < sw.words.size() && (k - 3) / 2 < kSwitchCasesCompared;
          k += 2) {
       // distance = popcount(sel ^ case) - 1: 0xFFFFFFFF for the equal case,
       // which therefore never wins the unsigned minimum.
@@ -394,9 +396,9 @@ class Instrumenter {
                              {bool_type_, closer, distance, best_distance}));
       emitted.push_back(Make(spv::Op::OpSelect, {uint_type_, next_case, closer,
                                                  value, best_case}));
-      emitted.push_back(Make(spv::Op::OpSelect,
-                             {uint_type_, next_distance, closer, distance,
-                              best_distance}));
+      emitted.push_back(
+          Make(spv::Op::OpSelect,
+               {uint_type_, next_distance, closer, distance, best_distance}));
       best_case = next_case;
       best_distance = next_distance;
     }
