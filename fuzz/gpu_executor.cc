@@ -52,9 +52,14 @@ Find::Kind KindOf(uint32_t raw) {
 
 absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
     const GpuExecutorOptions& options) {
-  MegakernelOptions build{options.max_len,    kLocalSize,     options.coverage,
-                          options.compares,   options.bounds,
-                          /*signature=*/false};
+  MegakernelOptions build;
+  build.max_len = options.max_len;
+  build.local_size = kLocalSize;
+  build.coverage = options.coverage;
+  build.compares = options.compares;
+  build.bounds = options.bounds;
+  build.value_profile = options.value_profile;
+  build.signature = false;  // the signature build (if any) differs only here
   absl::StatusOr<Megakernel> precise =
       BuildMegakernelFromFile(options.target_path, build);
   if (!precise.ok()) return precise.status();

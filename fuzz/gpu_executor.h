@@ -39,6 +39,9 @@ struct GpuExecutorOptions {
   bool coverage = true;     // see MegakernelOptions::coverage
   bool compares = true;     // see MegakernelOptions::compares
   bool bounds = true;       // see MegakernelOptions::bounds
+  // Compare-distance features (-use_value_profile), in both coverage builds
+  // alike; see MegakernelOptions::value_profile.
+  bool value_profile = false;
   bool keep_going = false;  // faults do not stop a batch (-keep_going)
   // How coverage is gathered during fuzzing batches (Execute and candidate
   // evaluation always use the precise build).

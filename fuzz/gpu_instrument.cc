@@ -1,6 +1,7 @@
 #include "fuzz/gpu_instrument.h"
 
 #define SPV_ENABLE_UTILITY_CODE
+#include <iterator>
 #include <map>
 #include <set>
 #include <spirv/unified1/spirv.hpp11>
@@ -170,10 +171,14 @@ class Instrumenter {
 
   uint32_t NewId() { return bound_++; }
 
+  // A uint constant of `value` (declared once).
   uint32_t Constant(uint32_t value) {
-    uint32_t id = NewId();
-    constants_.push_back(Make(spv::Op::OpConstant, {uint_type_, id, value}));
-    return id;
+    auto [it, inserted] = new_constants_.emplace(value, 0);
+    if (!inserted) return it->second;
+    it->second = NewId();
+    constants_.push_back(
+        Make(spv::Op::OpConstant, {uint_type_, it->second, value}));
+    return it->second;
   }
 
   // Finds the block that starts at `label` in [begin, end).
@@ -285,6 +290,7 @@ class Instrumenter {
           for (size_t k = 3; k + 1 < fn[i].words.size(); k += 2) {
             compare_constants_.insert(fn[i].words[k]);
           }
+          if (options_.compares) SwitchHook(fn[i], out);
         }
         out.push_back(fn[i]);
       }
@@ -344,6 +350,74 @@ class Instrumenter {
         Make(spv::Op::OpStore, {cmp_site_var_, Constant(compare_sites_++)}));
     out.push_back(
         Make(spv::Op::OpFunctionCall, {void_type_, NewId(), cmp_hook_}));
+  }
+
+  // Before an OpSwitch on a varying 32-bit selector: emits rf_cmp_a = the
+  // selector, rf_cmp_b = one case literal, rf_cmp_site = a compare site of
+  // its own (numbered with the comparisons, so the compare table and
+  // compare_sites cover it), then rf_cmp_hook(). The code goes before the
+  // switch's OpSelectionMerge, which must stay right before the OpSwitch.
+  //
+  // Which case: the one nearest to the selector by popcount(selector ^
+  // case), ties to the earlier case, and never the case the selector already
+  // equals (unless it is the only one), computed with selects over the
+  // first kSwitchCasesCompared cases (6 instructions per case, no
+  // branches). Nearest, because the input-to-state mutator then writes the
+  // case that differs in the fewest bits, and value profile rewards getting
+  // closer to it; not the equal case, because that entry would not be
+  // recorded (a == b), while one naming a sibling case lets input-to-state
+  // open that case. A deterministic function of the selector, unlike a
+  // rotation through the cases: both coverage builds must see the same
+  // value-profile features.
+  void SwitchHook(const Inst& sw, std::vector<Inst>& out) {
+    constexpr size_t kSwitchCasesCompared = 64;
+    const uint32_t selector = sw.words[1];
+    if (constants_value_.count(selector) != 0 || sw.words.size() < 5) return;
+    std::vector<Inst> emitted;
+    const uint32_t sel = AsUint(selector, emitted);
+    if (sel == 0) return;  // not a 32-bit selector (one-word literals)
+    uint32_t best_case = Constant(sw.words[3]);
+    uint32_t best_distance = Constant(0xFFFFFFFFu);
+    for (size_t k = 3;
+         k + 1 < sw.words.size() && (k - 3) / 2 < kSwitchCasesCompared;
+         k += 2) {
+      // distance = popcount(sel ^ case) - 1: 0xFFFFFFFF for the equal case,
+      // which therefore never wins the unsigned minimum.
+      const uint32_t value = Constant(sw.words[k]);
+      const uint32_t diff = NewId(), bits = NewId(), distance = NewId();
+      const uint32_t closer = NewId(), next_case = NewId(),
+                     next_distance = NewId();
+      emitted.push_back(
+          Make(spv::Op::OpBitwiseXor, {uint_type_, diff, sel, value}));
+      emitted.push_back(Make(spv::Op::OpBitCount, {uint_type_, bits, diff}));
+      emitted.push_back(
+          Make(spv::Op::OpISub, {uint_type_, distance, bits, Constant(1)}));
+      emitted.push_back(Make(spv::Op::OpULessThan,
+                             {bool_type_, closer, distance, best_distance}));
+      emitted.push_back(Make(spv::Op::OpSelect, {uint_type_, next_case, closer,
+                                                 value, best_case}));
+      emitted.push_back(
+          Make(spv::Op::OpSelect,
+               {uint_type_, next_distance, closer, distance, best_distance}));
+      best_case = next_case;
+      best_distance = next_distance;
+    }
+    emitted.push_back(Make(spv::Op::OpStore, {cmp_a_var_, sel}));
+    emitted.push_back(Make(spv::Op::OpStore, {cmp_b_var_, best_case}));
+    emitted.push_back(
+        Make(spv::Op::OpStore, {cmp_site_var_, Constant(compare_sites_++)}));
+    emitted.push_back(
+        Make(spv::Op::OpFunctionCall, {void_type_, NewId(), cmp_hook_}));
+    ++switch_sites_;
+    // Before the merge instruction (and the debug lines around it).
+    size_t at = out.size();
+    while (at > 0 && (out[at - 1].op == spv::Op::OpLine ||
+                      out[at - 1].op == spv::Op::OpNoLine)) {
+      --at;
+    }
+    if (at > 0 && out[at - 1].op == spv::Op::OpSelectionMerge) --at;
+    out.insert(out.begin() + at, std::make_move_iterator(emitted.begin()),
+               std::make_move_iterator(emitted.end()));
   }
 
   // Emits `rf_loc = <index of the current source location>`: the location a
@@ -513,6 +587,7 @@ class Instrumenter {
     module.bounds_checks = bounds_checks_;
     module.locations = std::move(locations_);
     module.compare_sites = compare_sites_;
+    module.switch_sites = switch_sites_;
     module.compare_constants.assign(compare_constants_.begin(),
                                     compare_constants_.end());
     return module;
@@ -537,7 +612,8 @@ class Instrumenter {
   uint32_t bounds_checks_ = 0;
   uint32_t loc_var_ = 0, fz_crash_ = 0, fz_byte_ = 0, loop_id_var_ = 0;
   uint32_t cmp_hook_ = 0, cmp_a_var_ = 0, cmp_b_var_ = 0, cmp_site_var_ = 0;
-  uint32_t compare_sites_ = 0;
+  uint32_t compare_sites_ = 0, switch_sites_ = 0;
+  std::map<uint32_t, uint32_t> new_constants_;  // value -> id, by Constant()
   std::set<uint32_t> compare_constants_;
   std::string function_, file_;  // where the walk is, for MarkLocation
   uint32_t line_ = 0;

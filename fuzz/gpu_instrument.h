@@ -12,6 +12,8 @@
 //   * before every integer comparison with a varying operand it stores the
 //     operands and calls `rf_cmp_hook()` (compare feedback), and it collects
 //     the constants the target compares with (the automatic dictionary);
+//     before every switch on a varying selector it does the same with the
+//     selector and the case literal nearest to it (see SwitchHook);
 //   * before every access to a local array of the target with a dynamic
 //     index it calls `rf_bounds_hook()`, which reports an index past the
 //     array's length as an out-of-bounds fault and substitutes an in-bounds
@@ -51,7 +53,10 @@ struct InstrumentedModule {
   uint32_t loops = 0;            // loop headers given a budget check
   uint32_t unguarded_loops = 0;  // loop headers counted but not guarded
   uint32_t bounds_checks = 0;    // array indices checked
-  uint32_t compare_sites = 0;    // integer comparisons given rf_cmp_hook
+  // Compare sites: integer comparisons and switches given rf_cmp_hook, in
+  // module order; site i writes compare-table entry i % RF_CMP_ENTRIES.
+  uint32_t compare_sites = 0;
+  uint32_t switch_sites = 0;  // of those, switches (selector, nearest case)
   // Every constant the target compares with or switches on (sorted).
   std::vector<uint32_t> compare_constants;
 };
@@ -60,7 +65,7 @@ struct InstrumentedModule {
 // execution); switching the others off measures what each costs.
 struct InstrumentOptions {
   bool coverage = true;  // block/edge hooks
-  bool compares = true;  // compare-operand hooks (the dictionary is kept)
+  bool compares = true;  // compare and switch hooks (the dictionary is kept)
   bool bounds = true;    // local-array bounds checks
 };
 

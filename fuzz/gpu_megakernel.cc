@@ -46,6 +46,8 @@ absl::StatusOr<Megakernel> BuildMegakernel(const std::string& target_name,
     compile.defines.push_back({"RF_COVERAGE_SIGNATURE", "1"});
   const bool flat = options.flat_mutation && max_len <= kFlatMutationMaxLen;
   if (flat) compile.defines.push_back({"RF_MUTATE_FLAT", "1"});
+  if (options.value_profile)
+    compile.defines.push_back({"RF_VALUE_PROFILE", "1"});
   compile.debug_info = true;
   absl::StatusOr<std::vector<uint32_t>> spirv =
       vk::CompileComputeShader(main, includes, compile);
@@ -75,6 +77,7 @@ absl::StatusOr<Megakernel> BuildMegakernel(const std::string& target_name,
   kernel.local_size = options.local_size;
   kernel.signature = options.signature;
   kernel.flat_mutation = flat;
+  kernel.value_profile = options.value_profile;
   return kernel;
 }
 

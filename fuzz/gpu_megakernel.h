@@ -21,6 +21,9 @@ struct MegakernelOptions {
   bool coverage = true;
   bool compares = true;  // compare-operand hooks (InstrumentOptions)
   bool bounds = true;    // local-array bounds checks (InstrumentOptions)
+  // Compare-distance features (RF_VALUE_PROFILE, -use_value_profile): each
+  // compare hook also adds features for how close its operands are.
+  bool value_profile = false;
   // Signature coverage mode (see shaders/megakernel_prelude.glsl): blocks
   // fold edges into registers only; unseen executions become candidates.
   bool signature = false;
@@ -57,6 +60,7 @@ struct Megakernel {
   uint32_t local_size = 0;
   bool signature = false;
   bool flat_mutation = false;  // the flat engine was compiled in
+  bool value_profile = false;
 };
 
 // Compiles `target_source` (named `target_name` in messages). Errors:

@@ -6,6 +6,7 @@
 //   RF_MAX_LEN      largest input in bytes (multiple of 4; a plain int so
 //                   that #if can test it)
 //   RF_LOCAL_SIZE   invocations per workgroup
+//   RF_VALUE_PROFILE  (optional) compare-distance features, see rf_cmp_hook
 #include "ringfuzz_wire.h"
 
 #define RF_MAX_WORDS (RF_MAX_LEN / 4)
@@ -201,6 +202,22 @@ void rf_cov_hook() {
 }
 #endif
 
+// Adds a feature other than an edge (a 16-bit hash: loop counts, compare
+// distances) to this execution's coverage: a bit of the edge map (precise
+// build, counted in rf_new_bits when set first) or of the Bloom filter
+// (signature build). Both builds add the same features, so a candidate of
+// the signature build is judged on them by the precise build.
+void rf_feature(uint feature) {
+#ifdef RF_COVERAGE_SIGNATURE
+  uint h = feature * 0x9E3779B1u;
+  rf_bloom_add(h >> 8u);
+  rf_bloom_add(h >> 20u);
+#else
+  rf_new_bits += rf_mark(RF_RES_EDGE_MAP + (feature >> 5u),
+                         1u << (feature & 31u));
+#endif
+}
+
 // Instrumentation hook in every target loop header. Returns false once the
 // execution has used its loop budget; the instrumented header then leaves
 // the loop, and the execution is reported as a timeout.
@@ -242,16 +259,38 @@ bool rf_loop_hook() {
   return false;
 }
 
-// Instrumentation hook before every integer comparison of the target:
-// rf_cmp_a/rf_cmp_b are its operands, rf_cmp_site its index. Executions that
-// record (calibration, replays, and a sample of the others; see
-// rf_execute) store the operands in the compare table.
+// Instrumentation hook before every integer comparison of the target (and
+// every switch: then rf_cmp_b is the case nearest to the selector, see
+// fuzz/gpu_instrument.cc): rf_cmp_a/rf_cmp_b are its operands, rf_cmp_site
+// its index. Executions that record (calibration, replays, and a sample of
+// the others; see rf_run_slot) store the operands in the compare table.
 uint rf_cmp_a;
 uint rf_cmp_b;
 uint rf_cmp_site;
 bool rf_cmp_record;
 
+// Value profile (libFuzzer's -use_value_profile): how close the operands of
+// a comparison came is a feature of its site, so a mutant that brings them
+// closer (one more equal bit, one more equal low-order byte) is progress
+// even though no branch flipped. Two features per comparison: the number
+// of differing bits (0..32) and the number of equal low-order bytes (0..4).
+// Deterministic in (site, a, b), so both coverage builds agree.
+uint rf_value_feature(uint site, uint value) {
+  uint h = ((site << 6u) | value) * 0x85EBCA77u + 0x165667B1u;
+  return ((h ^ (h >> 15u)) * 0xC2B2AE3Du) >> 16u;
+}
+
+void rf_value_profile() {
+  uint diff = rf_cmp_a ^ rf_cmp_b;
+  uint equal_bytes = diff == 0u ? 4u : uint(findLSB(diff)) >> 3u;
+  rf_feature(rf_value_feature(rf_cmp_site, uint(bitCount(diff))));
+  rf_feature(rf_value_feature(rf_cmp_site, 33u + equal_bytes));
+}
+
 void rf_cmp_hook() {
+#ifdef RF_VALUE_PROFILE
+  rf_value_profile();
+#endif
 #ifndef RF_COVERAGE_SIGNATURE
   if (rf_cmp_record && rf_cmp_a != rf_cmp_b) {
     uint entry = RF_RES_CMP + 2u * (rf_cmp_site % RF_CMP_ENTRIES);
@@ -285,16 +324,6 @@ uint rf_bounds_hook() {
 void rf_loop_features() {
   [[unroll]] for (uint k = 0u; k < RF_COUNTED_LOOPS; ++k) {
     uint visits = rf_loop_visits[k];
-    if (visits != 0u) {
-      uint feature = rf_loop_feature(k, visits);
-#ifdef RF_COVERAGE_SIGNATURE
-      uint h = feature * 0x9E3779B1u;
-      rf_bloom_add(h >> 8u);
-      rf_bloom_add(h >> 20u);
-#else
-      rf_new_bits += rf_mark(RF_RES_EDGE_MAP + (feature >> 5u),
-                             1u << (feature & 31u));
-#endif
-    }
+    if (visits != 0u) rf_feature(rf_loop_feature(k, visits));
   }
 }

@@ -20,6 +20,7 @@ absl::StatusOr<std::unique_ptr<Executor>> MakeGpuExecutor(Config& config,
   options.device = config.device;
   options.validation = config.validation;
   options.keep_going = config.keep_going;
+  options.value_profile = config.use_value_profile;
   options.max_len = static_cast<uint32_t>((config.max_len + 3) / 4 * 4);
   // -loop_budget, else -timeout seconds at 10^6 loop iterations per second;
   // the executor caps it at what the device can bound (0 = its default).

@@ -5,9 +5,11 @@
 //   megakernel_bench -target=FILE [-device=cpu|gpu|N] [-seconds=S]
 //                    [-max_len=N] [-opcode=N] [-stack=N]
 //                    [-coverage=0|1] [-compares=0|1] [-bounds=0|1]
+//                    [-value_profile=0|1]
 //
 // The three switches turn the instrumentation's hooks off one by one (loop
-// budgets always stay), for measuring what each costs.
+// budgets always stay), for measuring what each costs; -value_profile=1
+// adds the compare-distance features (ringfuzz -use_value_profile=1).
 #include <sys/resource.h>
 
 #include <chrono>
@@ -53,6 +55,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "-mutation must be auto, flat or branching\n");
     return 2;
   }
+  options.value_profile = Flag(argc, argv, "value_profile", "0") == "1";
   const double seconds = std::stod(Flag(argc, argv, "seconds", "5"));
   if (options.target_path.empty()) {
     std::fprintf(stderr,

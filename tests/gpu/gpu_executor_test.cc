@@ -1,6 +1,8 @@
 #include "fuzz/gpu_executor.h"
 
+#include <cstring>
 #include <string>
+#include <utility>
 
 #include "gtest/gtest.h"
 #include "shaders/ringfuzz_wire.h"
@@ -12,13 +14,18 @@ std::string Data(const std::string& name) {
   return std::string(RF_TEST_DATA) + "/" + name;
 }
 
-std::unique_ptr<GpuExecutor> MakeExecutor(const std::string& target,
-                                          uint32_t max_len = 64) {
+std::unique_ptr<GpuExecutor> MakeExecutor(
+    const std::string& target, uint32_t max_len = 64,
+    bool value_profile = false,
+    GpuExecutorOptions::CoverageMode mode =
+        GpuExecutorOptions::CoverageMode::kAuto) {
   GpuExecutorOptions options;
   options.target_path = Data(target);
   options.device = "cpu";
   options.validation = true;
   options.max_len = max_len;
+  options.value_profile = value_profile;
+  options.coverage_mode = mode;
   absl::StatusOr<std::unique_ptr<GpuExecutor>> executor =
       GpuExecutor::Create(options);
   EXPECT_TRUE(executor.ok()) << executor.status();
@@ -136,6 +143,110 @@ TEST(GpuExecutorTest, BatchCountsEveryExecutionAndFindsTheBug) {
   EXPECT_TRUE(crashed) << "after " << total << " executions";
   EXPECT_EQ(executor->validation_messages(), 0u)
       << executor->last_validation_message();
+}
+
+// Compare-table entry `site` as (a, b).
+std::pair<uint32_t, uint32_t> CompareEntry(const GpuExecutor& executor,
+                                           uint32_t site) {
+  const uint8_t* bytes = executor.control_bytes().data();
+  uint32_t words[2];
+  std::memcpy(words, bytes + (RF_RES_CMP + 2 * site) * 4, sizeof(words));
+  return {words[0], words[1]};
+}
+
+TEST(GpuExecutorTest, SwitchRecordsSelectorAndNearestOtherCase) {
+  auto executor = MakeExecutor("switch.fz");
+  ASSERT_NE(executor, nullptr);
+  EXPECT_EQ(executor->kernel().module.switch_sites, 1u);
+  using Entry = std::pair<uint32_t, uint32_t>;
+  ASSERT_TRUE(executor->Execute(Bytes{0x12}).ok());
+  // 0x12 is 1 bit from 0x10, 5 from 0x7F, 4 from 0xC3.
+  EXPECT_EQ(CompareEntry(*executor, 0), Entry(0x12u, 0x10u));
+  ASSERT_TRUE(executor->Execute(Bytes{0x7F}).ok());
+  // The selector's own case is skipped: 0xC3 is 5 bits away, 0x10 6.
+  EXPECT_EQ(CompareEntry(*executor, 0), Entry(0x7Fu, 0xC3u));
+  ASSERT_TRUE(executor->Execute(Bytes{0x17}).ok());
+  // A tie (3 bits from 0x10 and from 0x7F, 4 from 0xC3): the earlier case.
+  EXPECT_EQ(CompareEntry(*executor, 0), Entry(0x17u, 0x10u));
+  EXPECT_EQ(executor->validation_messages(), 0u)
+      << executor->last_validation_message();
+}
+
+// Without value profile an input on the same path is nothing new; with it,
+// one whose compared word is closer to the magic is.
+TEST(GpuExecutorTest, ValueProfileMakesCloserOperandsNewCoverage) {
+  for (bool value_profile : {false, true}) {
+    SCOPED_TRACE(value_profile ? "value profile" : "no value profile");
+    auto executor = MakeExecutor("magic32.fz", 64, value_profile);
+    ASSERT_NE(executor, nullptr);
+    ASSERT_TRUE(executor->Execute(Str("AAAA")).ok());
+    const uint32_t features = executor->Coverage().features;
+    absl::StatusOr<BatchResult> same = executor->Execute(Str("AAAA"));
+    ASSERT_TRUE(same.ok());
+    EXPECT_TRUE(same->finds.empty());
+    absl::StatusOr<BatchResult> closer = executor->Execute(Str("FAAA"));
+    ASSERT_TRUE(closer.ok()) << closer.status();
+    if (value_profile) {
+      ASSERT_EQ(closer->finds.size(), 1u);
+      EXPECT_EQ(closer->finds[0].kind, Find::Kind::kNewCoverage);
+      EXPECT_GT(closer->finds[0].new_bits, 0u);
+      EXPECT_GT(executor->Coverage().features, features);
+    } else {
+      EXPECT_TRUE(closer->finds.empty());
+      EXPECT_EQ(executor->Coverage().features, features);
+    }
+    EXPECT_EQ(executor->validation_messages(), 0u)
+        << executor->last_validation_message();
+  }
+}
+
+// Havoc batches on a target whose edges are all covered: only value-profile
+// features can be new. In signature mode they must change the signature
+// (else no candidate would reach the precise build once both paths are
+// seen), and the precise build must confirm them.
+TEST(GpuExecutorTest, ValueProfileFindsAreConfirmedInBothCoverageModes) {
+  using Mode = GpuExecutorOptions::CoverageMode;
+  for (Mode mode : {Mode::kSignature, Mode::kPrecise}) {
+    for (bool value_profile : {false, true}) {
+      SCOPED_TRACE(::testing::Message()
+                   << (mode == Mode::kSignature ? "signature" : "precise")
+                   << (value_profile ? ", value profile" : ""));
+      auto executor = MakeExecutor("magic32.fz", 16, value_profile, mode);
+      ASSERT_NE(executor, nullptr);
+      EXPECT_EQ(executor->signature_mode(), mode == Mode::kSignature);
+      ASSERT_TRUE(executor->Execute(Str("AA")).ok());
+      ASSERT_TRUE(executor->Execute(Str("AAAAAAAA")).ok());
+      ASSERT_TRUE(executor->AddInput(Str("AAAAAAAA")).ok());
+      std::vector<WorkItem> work(4);
+      for (WorkItem& item : work) {
+        item.opcode = RF_OP_HAVOC;
+        item.count = 512;
+        item.stack = 2;
+      }
+      size_t finds = 0;
+      uint64_t candidates_before_last = 0;
+      for (uint64_t seed : {1, 2}) {
+        candidates_before_last = executor->candidates_evaluated();
+        absl::StatusOr<BatchResult> r = executor->RunBatch(work, seed);
+        ASSERT_TRUE(r.ok()) << r.status();
+        EXPECT_EQ(r->executions, 2048u);
+        for (const Find& f : r->finds) {
+          EXPECT_EQ(f.kind, Find::Kind::kNewCoverage);
+        }
+        finds += r->finds.size();
+      }
+      if (value_profile) {
+        EXPECT_GT(finds, 0u);
+      } else {
+        EXPECT_EQ(finds, 0u);
+      }
+      if (mode == Mode::kSignature && value_profile) {
+        EXPECT_GT(executor->candidates_evaluated(), candidates_before_last);
+      }
+      EXPECT_EQ(executor->validation_messages(), 0u)
+          << executor->last_validation_message();
+    }
+  }
 }
 
 TEST(GpuExecutorTest, BrokenTargetNamesFileAndLine) {

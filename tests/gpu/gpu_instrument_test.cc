@@ -41,6 +41,47 @@ TEST(GpuInstrumentTest, InstrumentsOnlyTargetFunctionsWithLines) {
   EXPECT_EQ(kernel->module.unguarded_loops, 0u);
 }
 
+constexpr char kSwitchTarget[] = R"(#include "ringfuzz.h"
+void fz_target(uint len) {
+  switch (fz_byte(0u)) {
+    case 0x1234u: fz_crash(1u); break;
+    case 7u: fz_crash(2u); break;
+    default: break;
+  }
+}
+)";
+
+TEST(GpuInstrumentTest, SwitchIsACompareSite) {
+  absl::StatusOr<Megakernel> kernel =
+      BuildMegakernel("s.fz", kSwitchTarget, MegakernelOptions{});
+  ASSERT_TRUE(kernel.ok()) << kernel.status();
+  EXPECT_EQ(kernel->module.compare_sites, 1u);
+  EXPECT_EQ(kernel->module.switch_sites, 1u);
+  EXPECT_EQ(kernel->module.compare_constants,
+            (std::vector<uint32_t>{7u, 0x1234u}));
+
+  MegakernelOptions no_compares;
+  no_compares.compares = false;
+  kernel = BuildMegakernel("s.fz", kSwitchTarget, no_compares);
+  ASSERT_TRUE(kernel.ok()) << kernel.status();
+  EXPECT_EQ(kernel->module.compare_sites, 0u);
+  EXPECT_EQ(kernel->module.switch_sites, 0u);
+  EXPECT_EQ(kernel->module.compare_constants.size(), 2u);  // still collected
+}
+
+TEST(GpuInstrumentTest, ValueProfileBuildsInBothCoverageModes) {
+  for (bool signature : {false, true}) {
+    MegakernelOptions options;
+    options.value_profile = true;
+    options.signature = signature;
+    absl::StatusOr<Megakernel> kernel =
+        BuildMegakernel("s.fz", kSwitchTarget, options);
+    ASSERT_TRUE(kernel.ok()) << kernel.status();
+    EXPECT_TRUE(kernel->value_profile);
+    EXPECT_EQ(kernel->module.compare_sites, 1u);
+  }
+}
+
 TEST(GpuInstrumentTest, RejectsGarbage) {
   std::vector<uint32_t> garbage = {1, 2, 3, 4, 5, 6};
   EXPECT_FALSE(InstrumentSpirv(garbage).ok());

@@ -6,11 +6,21 @@
 #      the puzzle's code (the "code=N" of its header comment),
 #   2. the libFuzzer twin crashes on that artifact with the same report.
 # Prints the executions it took (stat::number_of_executed_units), the
-# number the bounds in CMakeLists.txt were calibrated with.
+# number the bounds in CMakeLists.txt were calibrated with. Arguments after
+# MAX_RUNS that start with '-' are extra ringfuzz flags (e.g.
+# -use_value_profile=1); another one is the seed directory.
 #
-#   puzzle_test.sh RINGFUZZ TWIN TARGET_FILE MAX_RUNS [SEED_DIR]
+#   puzzle_test.sh RINGFUZZ TWIN TARGET_FILE MAX_RUNS [SEED_DIR] [-FLAG=V ...]
 set -uo pipefail
-ringfuzz=$1 twin=$2 target=$3 max_runs=$4 seeds=${5:-}
+ringfuzz=$1 twin=$2 target=$3 max_runs=$4
+shift 4
+seeds="" flags=()
+for arg in "$@"; do
+  case "$arg" in
+    -*) flags+=("$arg") ;;
+    *) seeds=$arg ;;
+  esac
+done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/corpus" "$work/artifacts"
@@ -23,8 +33,8 @@ code=$(grep -o -m1 'code=[0-9]*' "$target" | cut -d= -f2)
 want="ERROR: ringfuzz: fz_crash(code=$code)"
 
 "$ringfuzz" -target="$target" -device=cpu -seed=1 -runs="$max_runs" \
-  -print_final_stats=1 -artifact_prefix="$work/artifacts/" "$work/corpus" \
-  >"$work/log" 2>&1
+  -print_final_stats=1 -artifact_prefix="$work/artifacts/" ${flags[@]+"${flags[@]}"} \
+  "$work/corpus" >"$work/log" 2>&1
 rc=$?
 execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/log")
 [ $rc -eq 77 ] ||
@@ -38,4 +48,4 @@ artifacts=("$work"/artifacts/crash-*)
 [ $? -ne 0 ] || fail "the twin did not crash on $(basename "${artifacts[0]}")"
 grep -qF "$want" "$work/twin.log" ||
   fail "the twin did not report '$want': $(tail -5 "$work/twin.log")"
-echo "PASS: solved after $execs executions (bound $max_runs), reproduced by the twin"
+echo "PASS: solved after $execs executions (bound $max_runs${flags[@]+, ${flags[*]}}), reproduced by the twin"
