@@ -59,7 +59,11 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
   build.compares = options.compares;
   build.bounds = options.bounds;
   build.value_profile = options.value_profile;
-  build.signature = false;  // the signature build (if any) differs only here
+  build.signature = false;  // the signature build (if any) differs here and in compares
+  // Both builds fuzz (the precise one on GPUs, or when signature mode is
+  // off), so both get the same mutation engine.
+  build.flat_mutation =
+      options.mutation_engine != GpuExecutorOptions::MutationEngine::kBranching;
   absl::StatusOr<Megakernel> precise =
       BuildMegakernelFromFile(options.target_path, build);
   if (!precise.ok()) return precise.status();
@@ -83,16 +87,6 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
       (options.coverage_mode == GpuExecutorOptions::CoverageMode::kSignature ||
        (options.coverage_mode == GpuExecutorOptions::CoverageMode::kAuto &&
         info.is_cpu));
-  const bool flat =
-      options.mutation_engine == GpuExecutorOptions::MutationEngine::kFlat ||
-      (options.mutation_engine == GpuExecutorOptions::MutationEngine::kAuto &&
-       info.is_cpu);
-  if (flat && !signature) {
-    // The precise build fuzzes too: rebuild it with the flat engine.
-    build.flat_mutation = true;
-    precise = BuildMegakernelFromFile(options.target_path, build);
-    if (!precise.ok()) return precise.status();
-  }
   const uint32_t ring_slots = options.ring_slots != 0
                                   ? options.ring_slots
                                   : (info.is_cpu ? 256u : 4096u);
@@ -124,7 +118,10 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
   }
   if (signature) {
     build.signature = true;
-    build.flat_mutation = flat;
+    // The signature build never writes the compare table (the precise
+    // build's replays and calibrations do); its compare hooks only serve
+    // value-profile features.
+    build.compares = options.compares && options.value_profile;
     absl::StatusOr<Megakernel> fast =
         BuildMegakernelFromFile(options.target_path, build);
     if (!fast.ok()) return fast.status();
@@ -383,7 +380,9 @@ absl::Status GpuExecutor::Drain(Program& program, uint32_t slot_count,
     push.max_len = max_len_;
     push.mutation_bound = MutationStepBound(max_len_, max_stack);
     push.flags = push_flags_;
-    push.cmp_sites = program.kernel.module.compare_sites;
+    // The compare table is indexed by the precise build's sites (the
+    // signature build may have no compare hooks).
+    push.cmp_sites = precise_->kernel.module.compare_sites;
     if (replay_push_seed_) {
       push.seed = *replay_push_seed_;
       push.flags |= RF_PUSH_REPORT_ALL;  // a replay reports what it finds

@@ -49,9 +49,10 @@ struct GpuExecutorOptions {
   // kAuto: signature on CPU devices (lavapipe), precise on GPUs.
   CoverageMode coverage_mode = CoverageMode::kAuto;
   // Which GPU mutation engine the fuzzing build runs (see
-  // MegakernelOptions::flat_mutation). kAuto: flat on CPU devices, whose
-  // SIMD back end runs every branch; branching on GPUs, where a mutant
-  // costs only the mutator it takes.
+  // MegakernelOptions::flat_mutation). kAuto: flat wherever it applies
+  // (max_len <= kFlatMutationMaxLen), branching otherwise. Flat was faster
+  // on both kinds of device measured (docs/perf.md): on lavapipe, whose
+  // SIMD back end runs every branch, and on the H200.
   enum class MutationEngine { kAuto, kBranching, kFlat };
   MutationEngine mutation_engine = MutationEngine::kAuto;
   absl::Duration dispatch_timeout = absl::Seconds(60);
