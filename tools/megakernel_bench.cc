@@ -45,6 +45,9 @@ int main(int argc, char** argv) {
   options.coverage = Flag(argc, argv, "coverage", "1") != "0";
   options.compares = Flag(argc, argv, "compares", "1") != "0";
   options.bounds = Flag(argc, argv, "bounds", "1") != "0";
+  // -keep_going=1: faults do not end a batch (as in campaigns with
+  // -keep_going=1); without it a fault-prone parent measures batch ends.
+  options.keep_going = Flag(argc, argv, "keep_going", "0") == "1";
   const std::string mutation = Flag(argc, argv, "mutation", "auto");
   if (mutation == "flat") {
     options.mutation_engine = ringfuzz::GpuExecutorOptions::MutationEngine::kFlat;
@@ -118,10 +121,12 @@ int main(int argc, char** argv) {
     elapsed = std::chrono::duration<double>(Clock::now() - start).count();
   }
   const auto cov = (*executor)->Coverage();
-  std::printf("batches: %llu  execs: %llu  finds: %llu  cov: %llu  ft: %llu\n",
+  std::printf("batches: %llu  execs: %llu  finds: %llu  cov: %llu  ft: %llu  "
+              "candidates: %llu\n",
               (unsigned long long)batches, (unsigned long long)execs,
               (unsigned long long)finds, (unsigned long long)cov.blocks,
-              (unsigned long long)cov.features);
+              (unsigned long long)cov.features,
+              (unsigned long long)(*executor)->candidates_evaluated());
   // CPU time of the measured loop: on lavapipe the device is this process's
   // threads, so executions per CPU-second is robust to other load.
   const double cpu = cpu_seconds() - cpu_start;
