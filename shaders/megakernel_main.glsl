@@ -27,9 +27,9 @@ void rf_execute(uint len) {
   rf_prev = 0u;
   rf_new_bits = 0u;
   rf_exec_steps = 0u;
-  rf_loop_counts_reset();
+  rf_hit_counts_reset();
   fz_target(len);
-  rf_loop_features();
+  rf_hit_features();
   rf_steps += rf_exec_steps + 1u;
 }
 

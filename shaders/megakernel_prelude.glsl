@@ -143,6 +143,35 @@ uint rf_mark(uint w, uint bit) {
 //    edges except for critical edges (a branch straight to a merge block
 //    that another path also reaches); an execution that differs from all
 //    seen ones only there is not a candidate.
+// Hit counts: visits per block, in RF_HIT_COUNTERS register counters (block
+// i counts in counter i % RF_HIT_COUNTERS, so blocks share counters as AFL's
+// edges share map bytes). rf_site is a constant stored right before each
+// rf_cov_hook call, so after inlining counting is one add. At the end of an
+// execution each counter, bucketed like AFL's hit counts (1, 2, 3, 4-7,
+// 8-15, 16-31, 32-127, 128+), is a coverage feature (rf_hit_features): a
+// block, and so a loop, reached a new number of times is progress.
+#define RF_HIT_COUNTERS 16u
+uint rf_hits[RF_HIT_COUNTERS];
+
+void rf_hit_counts_reset() {
+  [[unroll]] for (uint k = 0u; k < RF_HIT_COUNTERS; ++k) rf_hits[k] = 0u;
+}
+
+void rf_count_hit() {
+  uint counter = (rf_site >> 16u) % RF_HIT_COUNTERS;
+  [[unroll]] for (uint k = 0u; k < RF_HIT_COUNTERS; ++k) {
+    rf_hits[k] += k == counter ? 1u : 0u;
+  }
+}
+
+// The bucket of a hit count (hits > 0): 0..7.
+uint rf_hit_bucket(uint hits) {
+  return hits >= 128u ? 7u
+       : hits >= 32u  ? 6u
+       : hits >= 4u   ? uint(findMSB(hits)) + 1u
+                      : hits - 1u;
+}
+
 #ifdef RF_COVERAGE_SIGNATURE
 uint rf_bloom[8];
 
@@ -161,8 +190,28 @@ void rf_bloom_add(uint h) {
 #define RF_SIG_BLOCK_WORDS 16u
 uint rf_sig_blocks[RF_SIG_BLOCK_WORDS];
 
+// The hit-count features of the signature build: counter k's bucket + 1
+// (0: no hits) in 4 bits, packed.
+uint rf_sig_hits[RF_HIT_COUNTERS / 8u];
+
+void rf_hit_features() {
+  [[unroll]] for (uint w = 0u; w < RF_HIT_COUNTERS / 8u; ++w) {
+    uint packed = 0u;
+    [[unroll]] for (uint k = 0u; k < 8u; ++k) {
+      uint hits = rf_hits[8u * w + k];
+      uint nibble = hits == 0u ? 0u : rf_hit_bucket(hits) + 1u;
+      packed |= nibble << (4u * k);
+    }
+    rf_sig_hits[w] = packed;
+  }
+}
+
 uint rf_signature() {
   uint h = 0x811C9DC5u;
+  [[unroll]] for (uint k = 0u; k < RF_HIT_COUNTERS / 8u; ++k) {
+    h = (h ^ rf_sig_hits[k]) * 0x01000193u;
+    h ^= h >> 15u;
+  }
   [[unroll]] for (uint k = 0u; k < 8u; ++k) {
     h = (h ^ rf_bloom[k]) * 0x01000193u;
     h ^= h >> 15u;
@@ -180,6 +229,7 @@ void rf_coverage_reset() {
 }
 
 void rf_cov_hook() {
+  rf_count_hit();
   uint site = rf_site >> 16u;
   uint word = (site >> 5u) % RF_SIG_BLOCK_WORDS;
   uint bit = 1u << (site & 31u);
@@ -193,6 +243,7 @@ void rf_coverage_reset() {}
 // The edge and the block (site) each have their own bit: the block map is
 // exact (line coverage is read from it), the edge map hashed.
 void rf_cov_hook() {
+  rf_count_hit();
   uint cur = rf_site & 0xFFFFu;
   uint edge = (cur ^ rf_prev) & (RF_EDGE_MAP_BITS - 1u);
   rf_prev = cur >> 1u;
@@ -220,34 +271,11 @@ void rf_feature(uint feature) {
 
 // Instrumentation hook in every target loop header. Returns false once the
 // execution has used its loop budget; the instrumented header then leaves
-// the loop, and the execution is reported as a timeout.
-// Loop hit counts: header visits per loop (rf_loop_id, set by the
-// instrumentation; loops past RF_COUNTED_LOOPS share counters) in registers.
-// At the end of an execution each loop's count, bucketed like AFL's hit
-// counts (1, 2, 3, 4-7, 8-15, 16-31, 32-127, 128+), is a coverage feature,
-// so reaching a new iteration count is progress.
-#define RF_COUNTED_LOOPS 8u
+// the loop, and the execution is reported as a timeout. (rf_loop_id, the
+// loop's index, is stored by the instrumentation before each call.)
 uint rf_loop_id;
-uint rf_loop_visits[RF_COUNTED_LOOPS];
-
-void rf_loop_counts_reset() {
-  [[unroll]] for (uint k = 0u; k < RF_COUNTED_LOOPS; ++k) rf_loop_visits[k] = 0u;
-}
-
-// The feature of loop k reaching `visits` header visits (visits > 0).
-uint rf_loop_feature(uint k, uint visits) {
-  uint bucket = visits >= 128u ? 7u
-              : visits >= 32u  ? 6u
-              : visits >= 4u   ? uint(findMSB(visits)) + 1u
-                               : visits - 1u;
-  return ((k * 8u + bucket) * 0x9E3779B1u) >> 16u;
-}
 
 bool rf_loop_hook() {
-  uint slot = rf_loop_id % RF_COUNTED_LOOPS;
-  [[unroll]] for (uint k = 0u; k < RF_COUNTED_LOOPS; ++k) {
-    rf_loop_visits[k] += k == slot ? 1u : 0u;
-  }
   rf_exec_steps += 1u;
   if (rf_exec_steps <= pc.exec_steps) return true;
   if (rf_fault_kind == 0u) {
@@ -319,11 +347,16 @@ uint rf_bounds_hook() {
   return 0u;
 }
 
-// Adds each loop's bucketed visit count of this execution as a feature: a
-// bit of the edge map (precise build) or of the signature (signature build).
-void rf_loop_features() {
-  [[unroll]] for (uint k = 0u; k < RF_COUNTED_LOOPS; ++k) {
-    uint visits = rf_loop_visits[k];
-    if (visits != 0u) rf_feature(rf_loop_feature(k, visits));
+#ifndef RF_COVERAGE_SIGNATURE
+// Adds each hit counter's bucket as an edge-map feature (the precise build;
+// the signature build packs the buckets into its signature instead).
+void rf_hit_features() {
+  [[unroll]] for (uint k = 0u; k < RF_HIT_COUNTERS; ++k) {
+    uint hits = rf_hits[k];
+    if (hits != 0u) {
+      uint h = ((k * 8u + rf_hit_bucket(hits)) * 0x9E3779B1u) >> 16u;
+      rf_feature(h);
+    }
   }
 }
+#endif

@@ -113,6 +113,28 @@ TEST(GpuExecutorTest, InfiniteLoopBecomesTimeout) {
   EXPECT_GT(r->finds[0].aux, executor->exec_steps());
 }
 
+// Hit counts are features per block, bucketed 1, 2, 3, 4-7, 8-15, ...: the
+// same edges taken a number of times in a new bucket are new coverage, a
+// number in a bucket already seen is not.
+TEST(GpuExecutorTest, BlockHitCountsAreBucketedFeatures) {
+  auto executor = MakeExecutor("hits.fz");
+  ASSERT_NE(executor, nullptr);
+  auto is_new = [&](int xs) {
+    std::string input = std::string(xs, 'x') + std::string(8 - xs, '.');
+    absl::StatusOr<BatchResult> r = executor->Execute(Str(input));
+    EXPECT_TRUE(r.ok()) << r.status();
+    return r.ok() && !r->finds.empty();
+  };
+  EXPECT_TRUE(is_new(1));   // first input
+  EXPECT_TRUE(is_new(2));   // bucket 2
+  EXPECT_TRUE(is_new(3));   // bucket 3
+  EXPECT_TRUE(is_new(4));   // bucket 4-7
+  EXPECT_FALSE(is_new(5));  // 4-7 again
+  EXPECT_FALSE(is_new(7));
+  EXPECT_FALSE(is_new(2));
+  EXPECT_TRUE(is_new(8));   // bucket 8-15 (its edges are a subset of seen ones)
+}
+
 TEST(GpuExecutorTest, BatchCountsEveryExecutionAndFindsTheBug) {
   auto executor = MakeExecutor("magic.fz");
   ASSERT_NE(executor, nullptr);
