@@ -44,6 +44,7 @@ absl::StatusOr<Megakernel> BuildMegakernel(const std::string& target_name,
                      {"RF_LOCAL_SIZE", absl::StrCat(options.local_size)}};
   if (options.signature)
     compile.defines.push_back({"RF_COVERAGE_SIGNATURE", "1"});
+  if (!options.coverage) compile.defines.push_back({"RF_NO_COVERAGE", "1"});
   const bool flat = options.flat_mutation && max_len <= kFlatMutationMaxLen;
   if (flat) compile.defines.push_back({"RF_MUTATE_FLAT", "1"});
   if (options.value_profile)

@@ -7,6 +7,8 @@
 //                   that #if can test it)
 //   RF_LOCAL_SIZE   invocations per workgroup
 //   RF_VALUE_PROFILE  (optional) compare-distance features, see rf_cmp_hook
+//   RF_NO_COVERAGE  (optional) the target has no coverage hooks (measuring
+//                   what coverage costs): no hit-count features either
 #include "ringfuzz_wire.h"
 
 #define RF_MAX_WORDS (RF_MAX_LEN / 4)
@@ -351,6 +353,7 @@ uint rf_bounds_hook() {
 // Adds each hit counter's bucket as an edge-map feature (the precise build;
 // the signature build packs the buckets into its signature instead).
 void rf_hit_features() {
+#ifndef RF_NO_COVERAGE
   [[unroll]] for (uint k = 0u; k < RF_HIT_COUNTERS; ++k) {
     uint hits = rf_hits[k];
     if (hits != 0u) {
@@ -358,5 +361,6 @@ void rf_hit_features() {
       rf_feature(h);
     }
   }
+#endif
 }
 #endif
