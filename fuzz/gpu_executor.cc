@@ -59,7 +59,8 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
   build.compares = options.compares;
   build.bounds = options.bounds;
   build.value_profile = options.value_profile;
-  build.signature = false;  // the signature build (if any) differs here and in compares
+  // The signature build (if any) differs in this and in its compare hooks.
+  build.signature = false;
   // Both builds fuzz (the precise one on GPUs, or when signature mode is
   // off), so both get the same mutation engine.
   build.flat_mutation =

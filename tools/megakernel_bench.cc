@@ -13,10 +13,10 @@
 #include <sys/resource.h>
 
 #include <chrono>
-#include <fstream>
-#include <iterator>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -50,7 +50,8 @@ int main(int argc, char** argv) {
   options.keep_going = Flag(argc, argv, "keep_going", "0") == "1";
   const std::string mutation = Flag(argc, argv, "mutation", "auto");
   if (mutation == "flat") {
-    options.mutation_engine = ringfuzz::GpuExecutorOptions::MutationEngine::kFlat;
+    options.mutation_engine =
+        ringfuzz::GpuExecutorOptions::MutationEngine::kFlat;
   } else if (mutation == "branching") {
     options.mutation_engine =
         ringfuzz::GpuExecutorOptions::MutationEngine::kBranching;
@@ -76,7 +77,8 @@ int main(int argc, char** argv) {
   // The parent of every mutant: -parent=FILE, else 16 x 'A' (which fails
   // the bundled targets' header checks early: a shallow path).
   ringfuzz::Bytes seed(16, 0x41);
-  if (const std::string parent = Flag(argc, argv, "parent", ""); !parent.empty()) {
+  if (const std::string parent = Flag(argc, argv, "parent", "");
+      !parent.empty()) {
     std::ifstream in(parent, std::ios::binary);
     if (!in) {
       std::fprintf(stderr, "error: cannot read -parent=%s\n", parent.c_str());
@@ -121,12 +123,13 @@ int main(int argc, char** argv) {
     elapsed = std::chrono::duration<double>(Clock::now() - start).count();
   }
   const auto cov = (*executor)->Coverage();
-  std::printf("batches: %llu  execs: %llu  finds: %llu  cov: %llu  ft: %llu  "
-              "candidates: %llu\n",
-              (unsigned long long)batches, (unsigned long long)execs,
-              (unsigned long long)finds, (unsigned long long)cov.blocks,
-              (unsigned long long)cov.features,
-              (unsigned long long)(*executor)->candidates_evaluated());
+  std::printf(
+      "batches: %llu  execs: %llu  finds: %llu  cov: %llu  ft: %llu  "
+      "candidates: %llu\n",
+      (unsigned long long)batches, (unsigned long long)execs,
+      (unsigned long long)finds, (unsigned long long)cov.blocks,
+      (unsigned long long)cov.features,
+      (unsigned long long)(*executor)->candidates_evaluated());
   // CPU time of the measured loop: on lavapipe the device is this process's
   // threads, so executions per CPU-second is robust to other load.
   const double cpu = cpu_seconds() - cpu_start;

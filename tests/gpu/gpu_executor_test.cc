@@ -132,7 +132,7 @@ TEST(GpuExecutorTest, BlockHitCountsAreBucketedFeatures) {
   EXPECT_FALSE(is_new(5));  // 4-7 again
   EXPECT_FALSE(is_new(7));
   EXPECT_FALSE(is_new(2));
-  EXPECT_TRUE(is_new(8));   // bucket 8-15 (its edges are a subset of seen ones)
+  EXPECT_TRUE(is_new(8));  // bucket 8-15 (its edges are a subset of seen ones)
 }
 
 TEST(GpuExecutorTest, BatchCountsEveryExecutionAndFindsTheBug) {

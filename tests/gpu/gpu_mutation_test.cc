@@ -146,10 +146,10 @@ TEST_P(GpuMutationTest, MutantsStayWithinMaxLen) {
   ASSERT_NE(executor, nullptr);
   ASSERT_TRUE(executor->AddInput(Bytes(30, 0x90)).ok());
   ASSERT_TRUE(executor->AddInput(Bytes(32, 0x07)).ok());
-  ASSERT_TRUE(executor
-                  ->SetDictionary({Bytes(20, 0xEE), Bytes(3, 0x11),
-                                   Bytes(32, 0x22)})
-                  .ok());
+  ASSERT_TRUE(
+      executor
+          ->SetDictionary({Bytes(20, 0xEE), Bytes(3, 0x11), Bytes(32, 0x22)})
+          .ok());
   std::vector<WorkItem> work;
   for (uint32_t opcode : {RF_OP_HAVOC, RF_OP_DICT, RF_OP_SPLICE, RF_OP_CMP}) {
     std::vector<WorkItem> part = Work(opcode, /*stack=*/8, 512, /*partner=*/1);
@@ -157,8 +157,8 @@ TEST_P(GpuMutationTest, MutantsStayWithinMaxLen) {
   }
   std::vector<Find> all;
   std::vector<Find> bugs = RunUntilBug(*executor, work, 6, &all);
-  EXPECT_TRUE(bugs.empty()) << "a mutant of " << bugs[0].data.size()
-                            << " bytes";
+  EXPECT_TRUE(bugs.empty())
+      << "a mutant of " << bugs[0].data.size() << " bytes";
   EXPECT_FALSE(all.empty());
   for (const Find& f : all) EXPECT_LE(f.data.size(), 32u);
   EXPECT_EQ(executor->validation_messages(), 0u)
