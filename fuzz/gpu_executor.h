@@ -50,7 +50,7 @@ struct GpuExecutorOptions {
   CoverageMode coverage_mode = CoverageMode::kAuto;
   // Which GPU mutation engine the fuzzing build runs (see
   // MegakernelOptions::flat_mutation). kAuto: flat wherever it applies
-  // (max_len <= kFlatMutationMaxLen), branching otherwise. Flat was faster
+  // (max_len <= kFlatMutationMaxLen, 256), branching otherwise. Flat was faster
   // on both kinds of device measured (docs/perf.md): on lavapipe, whose
   // SIMD back end runs every branch, and on the H200.
   enum class MutationEngine { kAuto, kBranching, kFlat };

@@ -35,8 +35,8 @@ struct MegakernelOptions {
 };
 
 // Largest max_len the flat mutation engine handles (its input lives in
-// registers).
-inline constexpr uint32_t kFlatMutationMaxLen = 128;
+// registers): 4 * RF_REGISTER_WORDS of shaders/megakernel_prelude.glsl.
+inline constexpr uint32_t kFlatMutationMaxLen = 256;
 
 // Per-dispatch parameters; the layout mirrors `RfPush` in
 // shaders/megakernel_prelude.glsl field by field.

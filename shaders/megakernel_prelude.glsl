@@ -17,7 +17,8 @@
 // Inputs of up to RF_REGISTER_WORDS words live in registers: every access
 // goes through rf_word/rf_put_word, which select among constant indices, so
 // the compiler never spills the array to (slow, per-lane) scratch memory.
-#define RF_REGISTER_WORDS 32
+// kFlatMutationMaxLen (fuzz/gpu_megakernel.h) is 4 * RF_REGISTER_WORDS.
+#define RF_REGISTER_WORDS 64
 #if RF_MAX_WORDS <= RF_REGISTER_WORDS
 #define RF_INPUT_IN_REGISTERS 1
 #endif
