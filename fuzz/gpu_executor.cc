@@ -1,6 +1,7 @@
 #include "fuzz/gpu_executor.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <set>
@@ -68,6 +69,12 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
   absl::StatusOr<Megakernel> precise =
       BuildMegakernelFromFile(options.target_path, build);
   if (!precise.ok()) return precise.status();
+  if (options.lavapipe_simd_bits != 0) {
+    // Read once per process, when lavapipe first initialises; a width the
+    // user set in the environment wins.
+    setenv("LP_NATIVE_VECTOR_WIDTH",
+           absl::StrCat(options.lavapipe_simd_bits).c_str(), /*overwrite=*/0);
+  }
   vk::InstanceOptions instance_options;
   instance_options.validation = options.validation;
   absl::StatusOr<vk::Instance> instance =

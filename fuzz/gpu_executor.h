@@ -55,6 +55,13 @@ struct GpuExecutorOptions {
   // SIMD back end runs every branch, and on the H200.
   enum class MutationEngine { kAuto, kBranching, kFlat };
   MutationEngine mutation_engine = MutationEngine::kAuto;
+  // lavapipe's SIMD width in bits (its LP_NATIVE_VECTOR_WIDTH: 4 lanes at
+  // 128, 8 at 256), set for the process before lavapipe first starts unless
+  // the environment already names one; 0 leaves lavapipe's choice (the
+  // widest the CPU has). 4 lanes measured 0.96-1.46x the campaign exec/s of
+  // 8 on the bundled targets (docs/perf.md): a loop runs as long as the
+  // longest of its lanes, and fewer lanes diverge less.
+  uint32_t lavapipe_simd_bits = 128;
   absl::Duration dispatch_timeout = absl::Seconds(60);
   // Telemetry and steering: how long a dispatch the host stopped (SHUTDOWN)
   // may take to end before the device counts as hung.
