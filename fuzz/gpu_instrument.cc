@@ -344,8 +344,14 @@ class Instrumenter {
     const uint32_t ub = AsUint(b, emitted);
     if (ua == 0 || ub == 0) return;  // not 32-bit scalars
     for (Inst& inst : emitted) out.push_back(std::move(inst));
-    out.push_back(Make(spv::Op::OpStore, {cmp_a_var_, ua}));
-    out.push_back(Make(spv::Op::OpStore, {cmp_b_var_, ub}));
+    EmitCompareSite(ua, ub, out);
+  }
+
+  // Emits rf_cmp_a = a; rf_cmp_b = b; rf_cmp_site = <next compare site>;
+  // rf_cmp_hook(). Comparisons and switches share the site numbering.
+  void EmitCompareSite(uint32_t a, uint32_t b, std::vector<Inst>& out) {
+    out.push_back(Make(spv::Op::OpStore, {cmp_a_var_, a}));
+    out.push_back(Make(spv::Op::OpStore, {cmp_b_var_, b}));
     out.push_back(
         Make(spv::Op::OpStore, {cmp_site_var_, Constant(compare_sites_++)}));
     out.push_back(
@@ -402,12 +408,7 @@ class Instrumenter {
       best_case = next_case;
       best_distance = next_distance;
     }
-    emitted.push_back(Make(spv::Op::OpStore, {cmp_a_var_, sel}));
-    emitted.push_back(Make(spv::Op::OpStore, {cmp_b_var_, best_case}));
-    emitted.push_back(
-        Make(spv::Op::OpStore, {cmp_site_var_, Constant(compare_sites_++)}));
-    emitted.push_back(
-        Make(spv::Op::OpFunctionCall, {void_type_, NewId(), cmp_hook_}));
+    EmitCompareSite(sel, best_case, emitted);
     ++switch_sites_;
     // Before the merge instruction (and the debug lines around it).
     size_t at = out.size();

@@ -316,25 +316,46 @@ uint rf_havoc_step(uint len) {
   return len;
 }
 
-// Input-to-state: takes the operands (a, b) of a recorded comparison, finds
-// a's bytes in the input (1, 2 or 4 bytes by magnitude, either endianness,
-// from a random position on) and writes b there (sometimes b +/- 1).
-// Falls back to a havoc step when nothing applies. Returns the length.
-uint rf_mut_cmp(uint len) {
+// Mask of the low `width` (0..4) bytes.
+uint rf_width_mask(uint width) {
+  return width >= 4u ? 0xFFFFFFFFu : (1u << ((8u * width) & 31u)) - 1u;
+}
+
+// Draws a recorded comparison from the compare table for input-to-state:
+// sets (a, b) to its operands in random order; returns their width in bytes
+// (1, 2 or 4, by the larger operand's magnitude).
+uint rf_cmp_operands(out uint a, out uint b) {
   uint entry = RF_RES_CMP + 2u * rf_below(min(max(pc.cmp_sites, 1u), RF_CMP_ENTRIES));
-  uint a = ctrl[entry];
-  uint b = ctrl[entry + 1u];
+  a = ctrl[entry];
+  b = ctrl[entry + 1u];
   if (rf_below(2u) == 0u) {
     uint t = a;
     a = b;
     b = t;
   }
-  uint width = max(a, b) < 0x100u ? 1u : (max(a, b) < 0x10000u ? 2u : 4u);
+  return max(a, b) < 0x100u ? 1u : (max(a, b) < 0x10000u ? 2u : 4u);
+}
+
+// The value input-to-state writes for operand b: b, or b +/- 1 (a quarter
+// of the time).
+uint rf_cmp_target(uint b) {
+  uint r = rf_below(8u);
+  return r == 0u ? b + 1u : (r == 1u ? b - 1u : b);
+}
+
+// Input-to-state: takes the operands (a, b) of a recorded comparison, finds
+// a's bytes in the input (1, 2 or 4 bytes by magnitude, either endianness,
+// from a random position on) and writes b there (sometimes b +/- 1).
+// Falls back to a havoc step when nothing applies. Returns the length.
+uint rf_mut_cmp(uint len) {
+  uint a;
+  uint b;
+  uint width = rf_cmp_operands(a, b);
   if (a == b || len < width) return rf_havoc_step(len);
   bool big = rf_below(2u) == 0u;
   uint n = len - width + 1u;
   uint start = rf_below(n);
-  uint mask = width == 4u ? 0xFFFFFFFFu : (1u << (8u * width)) - 1u;
+  uint mask = rf_width_mask(width);
   uint found = 0xFFFFFFFFu;
   for (uint k = 0u; k < n && found == 0xFFFFFFFFu; ++k) {
     uint pos = start + k >= n ? start + k - n : start + k;
@@ -342,8 +363,7 @@ uint rf_mut_cmp(uint len) {
   }
   rf_steps += n;
   if (found == 0xFFFFFFFFu) return rf_havoc_step(len);
-  uint r = rf_below(8u);
-  rf_put(found, width, r == 0u ? b + 1u : (r == 1u ? b - 1u : b), big);
+  rf_put(found, width, rf_cmp_target(b), big);
   return len;
 }
 
@@ -352,9 +372,6 @@ uint rf_mut_cmp(uint len) {
 #else
 // Mutates the loaded input according to the work kind; returns the length.
 uint rf_mutate(uint opcode, uint len, uint partner, uint stack) {
-#ifdef RF_EXP_NOMUT
-  return len;
-#endif
   if (opcode == RF_OP_REPLAY || opcode == RF_OP_CALIBRATE) return len;
   uint n = 1u + rf_below_wide(stack);
   if (opcode == RF_OP_TRIM) {

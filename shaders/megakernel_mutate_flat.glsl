@@ -32,11 +32,6 @@ uint rf_peek4(uint pos) {
   return r == 0u ? lo : (lo >> r) | (hi << ((32u - r) & 31u));
 }
 
-// Mask of the low `width` (0..4) bytes.
-uint rf_width_mask(uint width) {
-  return width >= 4u ? 0xFFFFFFFFu : (1u << ((8u * width) & 31u)) - 1u;
-}
-
 // Writes the low `width` (0..4) bytes of v at byte `pos`, little-endian;
 // bytes past the buffer are dropped.
 void rf_poke(uint pos, uint width, uint v) {
@@ -176,15 +171,9 @@ uint rf_stream_splice_setup(uint len, uint partner) {
 // the first one) and sets up a write of b there (sometimes b +/- 1).
 // Returns false when nothing applies (the mutant then gets a havoc step).
 bool rf_cmp_setup(uint len, out uint at, out uint width, out uint value) {
-  uint entry = RF_RES_CMP + 2u * rf_below(min(max(pc.cmp_sites, 1u), RF_CMP_ENTRIES));
-  uint a = ctrl[entry];
-  uint b = ctrl[entry + 1u];
-  if (rf_below(2u) == 0u) {
-    uint t = a;
-    a = b;
-    b = t;
-  }
-  width = max(a, b) < 0x100u ? 1u : (max(a, b) < 0x10000u ? 2u : 4u);
+  uint a;
+  uint b;
+  width = rf_cmp_operands(a, b);
   uint mask = rf_width_mask(width);
   uint a_le = a & mask;
   uint a_be = rf_swap(a, width);
@@ -211,8 +200,7 @@ bool rf_cmp_setup(uint len, out uint at, out uint width, out uint value) {
   }
   rf_steps += words;
   uint found = after != 0xFFFFFFFFu ? after : first;
-  uint r = rf_below(8u);
-  uint v = r == 0u ? b + 1u : (r == 1u ? b - 1u : b);
+  uint v = rf_cmp_target(b);
   at = found >> 1u;
   value = (found & 1u) != 0u ? rf_swap(v, width) : v & mask;
   return found != 0xFFFFFFFFu;
