@@ -38,4 +38,9 @@ void Corpus::RecordExecutions(size_t index, uint64_t executions) {
 
 void Corpus::RecordFind(size_t index) { ++entries_[index].finds; }
 
+void Corpus::RecordCost(size_t index, uint64_t executions, uint64_t steps) {
+  entries_[index].measured_executions += executions;
+  entries_[index].measured_steps += steps;
+}
+
 }  // namespace ringfuzz

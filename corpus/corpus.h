@@ -22,6 +22,10 @@ struct CorpusEntry {
   uint32_t new_bits = 0;        // coverage bits it set first
   uint64_t added_at_exec = 0;   // total executions when it was added
   uint32_t finds = 0;           // children of it that were kept
+  // Cost of mutating it, as measured by the executor: target loop
+  // iterations over the executions of its mutants (0 and 0: unmeasured).
+  uint64_t measured_executions = 0;
+  uint64_t measured_steps = 0;
 };
 
 // Entries are never removed, so an index stays valid for the whole run.
@@ -48,6 +52,8 @@ class Corpus {
   // Statistics updates; `index` must be valid.
   void RecordExecutions(size_t index, uint64_t executions);
   void RecordFind(size_t index);
+  // Adds a measurement of the cost of mutating entry `index`.
+  void RecordCost(size_t index, uint64_t executions, uint64_t steps);
 
   size_t size() const { return entries_.size(); }
   bool empty() const { return entries_.empty(); }

@@ -319,6 +319,12 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler, Steering& steering) {
     const uint64_t before = total_execs_;
     total_execs_ += result->executions;
     AttributeExecutions(batch.work, batch.requested, result->executions);
+    for (const ParentCost& cost : result->costs) {
+      if (std::optional<size_t> index =
+              corpus_.FindByExecutorIndex(cost.parent)) {
+        corpus_.RecordCost(*index, cost.executions, cost.steps);
+      }
+    }
     dropped_finds_ += result->dropped_finds;
     if (auto code = HandleFinds(*result)) return code;
     const uint64_t replayed_from = total_execs_;

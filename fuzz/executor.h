@@ -57,10 +57,21 @@ struct Find {
 inline bool IsBug(Find::Kind kind) { return kind != Find::Kind::kNewCoverage; }
 
 // What one batch did.
+// What mutating one parent cost, as measured by the executor: `steps` target
+// loop iterations over `executions` executions of its mutants.
+struct ParentCost {
+  uint32_t parent = 0;  // corpus index (as in WorkItem::parent)
+  uint64_t executions = 0;
+  uint64_t steps = 0;
+};
+
 struct BatchResult {
   uint64_t executions = 0;     // counted by the executor, never assumed
   std::vector<Find> finds;     // in discovery order
   uint64_t dropped_finds = 0;  // finds lost to a full queue (re-found later)
+  // One entry per work item that ran, for executors that measure cost
+  // (empty otherwise).
+  std::vector<ParentCost> costs;
 };
 
 // Coverage observed so far by this executor (monotone).

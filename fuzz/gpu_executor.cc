@@ -342,9 +342,16 @@ void GpuExecutor::CollectFinds(BatchResult& result,
     find.aux = entry[RF_FIND_AUX];
     find.new_bits = entry[RF_FIND_NEW_BITS];
     if (IsBug(find.kind)) {
-      const std::vector<SiteLocation>& locations =
-          precise_->kernel.module.locations;
-      const uint32_t loc = entry[RF_FIND_SITE];
+      const InstrumentedModule& module = precise_->kernel.module;
+      const std::vector<SiteLocation>& locations = module.locations;
+      uint32_t loc = entry[RF_FIND_SITE];
+      if (find.kind == Find::Kind::kOutOfBounds) {
+        // Both builds number bounds sites alike (module order).
+        const uint32_t site = entry[RF_FIND_SITE];
+        const bool known = site < module.bounds_sites.size();
+        find.aux = known ? module.bounds_sites[site].length : 0;
+        loc = known ? module.bounds_sites[site].location : locations.size();
+      }
       if (loc < locations.size() && locations[loc].line != 0) {
         find.function = locations[loc].function;
         find.file = locations[loc].file;
@@ -360,6 +367,21 @@ void GpuExecutor::CollectFinds(BatchResult& result,
   ctrl[RF_RES_FIND_COUNT] = 0;
   ctrl[RF_RES_FIND_DROPPED] = 0;
   coverage_stale_ = true;
+}
+
+void GpuExecutor::CollectCosts(uint32_t slot_count, BatchResult& result) {
+  const uint32_t* ring = ring_.words();
+  for (uint32_t s = 0; s < slot_count; ++s) {
+    const uint32_t* slot = ring + uint64_t{s} * RF_SLOT_WORDS;
+    const uint32_t* args = slot + RF_SLOT_ARG0;
+    if ((slot[RF_SLOT_STATUS] != RF_STATUS_DONE &&
+         slot[RF_SLOT_STATUS] != RF_STATUS_FAULT) ||
+        args[RF_ARG_EXECS] == 0 || args[RF_ARG_PARENT] >= inputs_.size()) {
+      continue;
+    }
+    result.costs.push_back(
+        {args[RF_ARG_PARENT], args[RF_ARG_EXECS], args[RF_ARG_STEPS]});
+  }
 }
 
 absl::Status GpuExecutor::Drain(Program& program, uint32_t slot_count,
@@ -527,6 +549,7 @@ absl::StatusOr<BatchResult> GpuExecutor::RunBatch(
       return s;
     }
     steered_ = nullptr;
+    CollectCosts(count, result);
     if (!candidates.empty()) {
       if (absl::Status s = Calibrate(candidates, result); !s.ok()) return s;
     }

@@ -166,6 +166,9 @@ class GpuExecutor final : public Executor {
                      uint64_t seed, BatchResult& result,
                      std::vector<Find>& candidates);
   void CollectFinds(BatchResult& result, std::vector<Find>& candidates);
+  // Appends the cost of each of the first `slot_count` ring slots that
+  // completed (DONE or FAULT) with executions to `result.costs`.
+  void CollectCosts(uint32_t slot_count, BatchResult& result);
   // Runs `inputs` (at most scratch_entries_) once each with precise
   // coverage; appends their finds to `result` (executions not counted).
   absl::Status Calibrate(const std::vector<Find>& inputs, BatchResult& result);

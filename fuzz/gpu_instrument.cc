@@ -136,7 +136,7 @@ class Instrumenter {
     }
     for (const auto& [id, name] : names_) {
       if (name == "rf_site") site_var_ = id;
-      if (name == "rf_bounds_index") bounds_index_var_ = id;
+      if (name == "rf_oob_where") oob_where_var_ = id;
       if (name == "rf_loc") loc_var_ = id;
       if (name == "rf_loop_id") loop_id_var_ = id;
       if (name == "rf_cmp_a") cmp_a_var_ = id;
@@ -145,14 +145,14 @@ class Instrumenter {
       if (absl::StartsWith(name, "rf_cmp_hook(")) cmp_hook_ = id;
       if (absl::StartsWith(name, "fz_crash(")) fz_crash_ = id;
       if (absl::StartsWith(name, "fz_byte(")) fz_byte_ = id;
-      if (name == "rf_bounds_length") bounds_length_var_ = id;
-      if (absl::StartsWith(name, "rf_bounds_hook(")) bounds_hook_ = id;
+      if (name == "rf_oob_index") oob_index_var_ = id;
+      if (name == "rf_fault_kind") fault_kind_var_ = id;
       if (absl::StartsWith(name, "rf_cov_hook(")) cov_hook_ = id;
       if (absl::StartsWith(name, "rf_loop_hook(")) loop_hook_ = id;
     }
     if (site_var_ == 0 || cov_hook_ == 0 || loop_hook_ == 0 ||
-        bounds_hook_ == 0 || bounds_index_var_ == 0 ||
-        bounds_length_var_ == 0 || loc_var_ == 0 || loop_id_var_ == 0 ||
+        oob_where_var_ == 0 || oob_index_var_ == 0 || fault_kind_var_ == 0 ||
+        loc_var_ == 0 || loop_id_var_ == 0 ||
         cmp_hook_ == 0 || cmp_a_var_ == 0 || cmp_b_var_ == 0 ||
         cmp_site_var_ == 0) {
       return absl::InvalidArgumentError(
@@ -424,18 +424,31 @@ class Instrumenter {
   // Emits `rf_loc = <index of the current source location>`: the location a
   // fault reported by the next hook or dialect call is attributed to.
   void MarkLocation(std::vector<Inst>& out) {
+    out.push_back(Make(spv::Op::OpStore, {loc_var_, Constant(LocationId())}));
+  }
+
+  // Returns the index of the current source location in locations_.
+  uint32_t LocationId() {
     const SiteLocation loc{function_, file_, line_, {}};
     const auto key = std::make_tuple(loc.function, loc.file, loc.line);
     auto [it, inserted] =
         location_ids_.emplace(key, static_cast<uint32_t>(locations_.size()));
     if (inserted) locations_.push_back(loc);
-    out.push_back(Make(spv::Op::OpStore, {loc_var_, Constant(it->second)}));
+    return it->second;
   }
 
   // Emits, for every dynamic index into a local (Function) array along the
-  // access chain, a call of rf_bounds_hook() on the index and the array's
-  // length, and returns the chain with those indices replaced by the
-  // hook's always-in-bounds result.
+  // access chain, an inline bounds check, and returns the chain with those
+  // indices replaced by always-in-bounds ones (0 for a bad index):
+  //   bad = index >= length;  safe = bad ? 0 : index;
+  //   first = bad && rf_oob_where == 0 && rf_fault_kind == 0;
+  //   rf_oob_where = first ? 1 + <bounds site> : rf_oob_where;
+  //   rf_oob_index = first ? index : rf_oob_index;
+  // Two stores and no call: on SIMD back ends that predicate every branch
+  // (lavapipe), each store of a hook costs a load, a blend and a store at
+  // every access, so the fault's other details (kind, length, location)
+  // are filled in once per execution from the bounds site (rf_execute and
+  // InstrumentedModule::bounds_sites).
   Inst BoundsCheck(Inst chain, std::vector<Inst>& out) {
     const uint32_t base = chain.words[3];
     auto pointer = result_type_.find(base);
@@ -461,15 +474,35 @@ class Instrumenter {
             out.push_back(
                 Make(spv::Op::OpBitcast, {uint_type_, as_uint, index}));
           }
-          MarkLocation(out);
-          out.push_back(Make(spv::Op::OpStore, {bounds_index_var_, as_uint}));
+          const uint32_t site = static_cast<uint32_t>(bounds_sites_.size());
+          bounds_sites_.push_back({LocationId(), length});
+          const uint32_t bad = NewId(), safe = NewId(), where = NewId(),
+                         kind = NewId(), either = NewId(), clear = NewId(),
+                         first = NewId(), new_where = NewId(),
+                         old_index = NewId(), new_index = NewId();
+          out.push_back(Make(spv::Op::OpUGreaterThanEqual,
+                             {bool_type_, bad, as_uint, Constant(length)}));
+          out.push_back(Make(spv::Op::OpSelect,
+                             {uint_type_, safe, bad, Constant(0), as_uint}));
           out.push_back(
-              Make(spv::Op::OpStore, {bounds_length_var_, Constant(length)}));
-          const uint32_t safe = NewId();
+              Make(spv::Op::OpLoad, {uint_type_, where, oob_where_var_}));
           out.push_back(
-              Make(spv::Op::OpFunctionCall, {uint_type_, safe, bounds_hook_}));
+              Make(spv::Op::OpLoad, {uint_type_, kind, fault_kind_var_}));
+          out.push_back(
+              Make(spv::Op::OpBitwiseOr, {uint_type_, either, where, kind}));
+          out.push_back(Make(spv::Op::OpIEqual,
+                             {bool_type_, clear, either, Constant(0)}));
+          out.push_back(
+              Make(spv::Op::OpLogicalAnd, {bool_type_, first, bad, clear}));
+          out.push_back(Make(spv::Op::OpSelect, {uint_type_, new_where, first,
+                                                 Constant(site + 1), where}));
+          out.push_back(Make(spv::Op::OpStore, {oob_where_var_, new_where}));
+          out.push_back(
+              Make(spv::Op::OpLoad, {uint_type_, old_index, oob_index_var_}));
+          out.push_back(Make(spv::Op::OpSelect, {uint_type_, new_index, first,
+                                                 as_uint, old_index}));
+          out.push_back(Make(spv::Op::OpStore, {oob_index_var_, new_index}));
           chain.words[k] = safe;
-          ++bounds_checks_;
         }
         type = array->second.first;
       } else if (auto members = struct_members_.find(type);
@@ -585,7 +618,8 @@ class Instrumenter {
     module.sites = std::move(sites_);
     module.loops = loops_;
     module.unguarded_loops = unguarded_;
-    module.bounds_checks = bounds_checks_;
+    module.bounds_checks = static_cast<uint32_t>(bounds_sites_.size());
+    module.bounds_sites = std::move(bounds_sites_);
     module.locations = std::move(locations_);
     module.compare_sites = compare_sites_;
     module.switch_sites = switch_sites_;
@@ -609,8 +643,8 @@ class Instrumenter {
   std::map<uint32_t, std::vector<uint32_t>> struct_members_;
   std::map<uint32_t, std::pair<uint32_t, uint32_t>> int_types_;  // width, sign
   std::map<uint32_t, uint32_t> constants_value_;  // 32-bit OpConstant values
-  uint32_t bounds_hook_ = 0, bounds_index_var_ = 0, bounds_length_var_ = 0;
-  uint32_t bounds_checks_ = 0;
+  uint32_t oob_where_var_ = 0, oob_index_var_ = 0, fault_kind_var_ = 0;
+  std::vector<BoundsSite> bounds_sites_;
   uint32_t loc_var_ = 0, fz_crash_ = 0, fz_byte_ = 0, loop_id_var_ = 0;
   uint32_t cmp_hook_ = 0, cmp_a_var_ = 0, cmp_b_var_ = 0, cmp_site_var_ = 0;
   uint32_t compare_sites_ = 0, switch_sites_ = 0;

@@ -15,9 +15,11 @@
 //     before every switch on a varying selector it does the same with the
 //     selector and the case literal nearest to it (see SwitchHook);
 //   * before every access to a local array of the target with a dynamic
-//     index it calls `rf_bounds_hook()`, which reports an index past the
-//     array's length as an out-of-bounds fault and substitutes an in-bounds
-//     one, so a target cannot touch memory outside its arrays.
+//     index it inlines a bounds check that substitutes an in-bounds index
+//     (0) for one past the array's length, so a target cannot touch memory
+//     outside its arrays, and records the first bad index of an execution
+//     and its bounds site in `rf_oob_index` / `rf_oob_where`, which the
+//     megakernel reports as an out-of-bounds fault.
 // Target functions are all functions except `main`, `fz_byte`, `fz_crash`
 // and those whose names start with `rf_` (reserved for ringfuzz).
 #ifndef RINGFUZZ_FUZZ_GPU_INSTRUMENT_H_
@@ -42,17 +44,27 @@ struct SiteLocation {
   std::vector<uint32_t> lines;
 };
 
+// A checked dynamic index into a local array of the target.
+struct BoundsSite {
+  uint32_t location = 0;  // index into InstrumentedModule::locations
+  uint32_t length = 0;    // the array's length
+};
+
 struct InstrumentedModule {
   std::vector<uint32_t> spirv;
   // sites[i] is the location of site i (bit i of the site map): the first
   // line of its basic block.
   std::vector<SiteLocation> sites;
   // locations[i]: the source location of fault-capable call i (fz_crash,
-  // fz_byte, array accesses, loop headers); faults report rf_loc's value.
+  // fz_byte, array accesses, loop headers); faults report rf_loc's value
+  // (out-of-bounds faults: their bounds site's location).
   std::vector<SiteLocation> locations;
   uint32_t loops = 0;            // loop headers given a budget check
   uint32_t unguarded_loops = 0;  // loop headers counted but not guarded
   uint32_t bounds_checks = 0;    // array indices checked
+  // bounds_sites[i]: bounds site i (module order); an out-of-bounds fault
+  // carries its bounds site in its AUX and SITE words (RF_FIND_AUX).
+  std::vector<BoundsSite> bounds_sites;
   // Compare sites: integer comparisons and switches given rf_cmp_hook, in
   // module order; site i writes compare-table entry i % RF_CMP_ENTRIES.
   uint32_t compare_sites = 0;

@@ -29,15 +29,39 @@ double Scheduler::Energy(const CorpusEntry& entry, uint64_t total_executions) {
          std::sqrt(1.0 + static_cast<double>(entry.executions));
 }
 
+std::optional<double> Scheduler::Cost(const CorpusEntry& entry) {
+  if (entry.measured_executions == 0) return std::nullopt;
+  return kFixedCost + static_cast<double>(entry.measured_steps) /
+                          static_cast<double>(entry.measured_executions);
+}
+
+double Scheduler::Speed(std::optional<double> cost,
+                        std::optional<double> mean_cost) {
+  if (!cost || !mean_cost) return 1.0;
+  const double ratio = *mean_cost / *cost;
+  return std::clamp(ratio * ratio, kMinSpeed, kMaxSpeed);
+}
+
 void Scheduler::DrawParents(const Corpus& corpus,
                             const std::vector<size_t>& candidates, uint64_t n,
                             uint64_t total_executions,
                             std::vector<size_t>& parents) {
+  double cost_sum = 0;
+  size_t measured = 0;
+  for (size_t index : candidates) {
+    if (std::optional<double> cost = Cost(corpus.entry(index))) {
+      cost_sum += *cost;
+      ++measured;
+    }
+  }
+  std::optional<double> mean_cost;
+  if (measured > 0) mean_cost = cost_sum / static_cast<double>(measured);
   std::vector<double> cumulative;
   cumulative.reserve(candidates.size());
   double sum = 0;
   for (size_t index : candidates) {
-    sum += Energy(corpus.entry(index), total_executions);
+    const CorpusEntry& entry = corpus.entry(index);
+    sum += Energy(entry, total_executions) * Speed(Cost(entry), mean_cost);
     cumulative.push_back(sum);
   }
   for (uint64_t i = 0; i < n; ++i) {

@@ -8,6 +8,15 @@
 // recent, and that have been mutated less are favoured, while every entry
 // keeps a non-zero chance.
 //
+// Energy is then scaled by speed, as AFL's performance score does: an entry
+// whose mutants run cheaper than the corpus average is picked more often,
+// one whose mutants run longer less often, so that slow inputs (a loop at
+// its iteration cap) do not take most of the device's time:
+//   cost  = kFixedCost + measured_steps / measured_executions
+//   speed = clamp((mean cost of the measured entries / cost)^2,
+//                 kMinSpeed, kMaxSpeed)
+// An entry not measured yet, or a corpus with nothing measured, has speed 1.
+//
 // Everything is drawn from one std::mt19937_64, whose output the C++
 // standard fixes, through conversions written out here (not the library's
 // unspecified distributions), so a seed and a corpus give the same batches
@@ -83,8 +92,23 @@ class Scheduler {
   Batch NextBatch(const Corpus& corpus, const BatchBudget& budget,
                   uint64_t total_executions, const BatchPlan& plan = {});
 
-  // Returns the energy of `entry` (see the file comment); > 0.
+  // Cost of an execution beyond the target's loop iterations (mutation,
+  // straight-line code), in loop iterations.
+  static constexpr double kFixedCost = 16;
+  static constexpr double kMinSpeed = 0.1;
+  static constexpr double kMaxSpeed = 4;
+
+  // Returns the energy of `entry` before speed (see the file comment); > 0.
   static double Energy(const CorpusEntry& entry, uint64_t total_executions);
+
+  // Returns the cost of one execution of a mutant of `entry` (see the file
+  // comment), or nullopt if it was not measured.
+  static std::optional<double> Cost(const CorpusEntry& entry);
+
+  // Returns the speed factor of an entry of cost `cost` in a corpus of mean
+  // cost `mean_cost` (see the file comment); 1 if either is unknown.
+  static double Speed(std::optional<double> cost,
+                      std::optional<double> mean_cost);
 
  private:
   uint64_t Below(uint64_t n);  // uniform in [0, n), n > 0

@@ -10,7 +10,7 @@
 shared uint sh_slot;
 shared uint sh_execs;
 shared uint sh_finds;
-shared uint sh_new_bits;
+shared uint sh_steps;
 shared uint sh_fault;       // 0, or RF_FIND_* of the first fault
 shared uint sh_fault_code;
 shared uint sh_fault_aux;
@@ -27,8 +27,17 @@ void rf_execute(uint len) {
   rf_prev = 0u;
   rf_new_bits = 0u;
   rf_exec_steps = 0u;
+  rf_oob_where = 0u;
+  rf_oob_index = 0u;
   rf_hit_counts_reset();
   fz_target(len);
+  if (rf_oob_where != 0u) {
+    // The host maps the bounds site to the array's length and location.
+    rf_fault_kind = RF_FIND_OUT_OF_BOUNDS;
+    rf_fault_code = rf_oob_index;
+    rf_fault_aux = rf_oob_where - 1u;
+    rf_fault_site = rf_oob_where - 1u;
+  }
   rf_hit_features();
   rf_steps += rf_exec_steps + 1u;
 }
@@ -170,7 +179,7 @@ void rf_run_slot(uint slot, uint lane) {
   uint first_fault_code = 0u;
   bool reported_fault = false;
   uint pushed = 0u;
-  uint new_bits = 0u;
+  uint steps = 0u;  // target loop iterations of this lane's executions
   bool stop = false;
   rf_load_parent(parent);
   uint m = lane;
@@ -199,7 +208,7 @@ void rf_run_slot(uint slot, uint lane) {
                       (rf_rand() & 1023u) == 0u;
       rf_execute(len);
       execs += 1u;
-      new_bits += rf_new_bits;
+      steps = min(steps, 0xFFFFFFFFu - rf_exec_steps) + rf_exec_steps;
 #ifdef RF_COVERAGE_SIGNATURE
       // An unseen signature is a candidate (looked up with a plain load;
       // claimed with an atomic between rounds).
@@ -252,7 +261,7 @@ void rf_run_slot(uint slot, uint lane) {
   }
   atomicAdd(sh_execs, execs);
   atomicAdd(sh_finds, pushed);
-  atomicAdd(sh_new_bits, new_bits);
+  atomicAdd(sh_steps, min(steps, 0xFFFFFFFFu / RF_LOCAL_SIZE));
 }
 
 // Lane 0: writes the slot's results, then its final status.
@@ -261,7 +270,7 @@ void rf_complete_slot(uint slot) {
   uint args = base + RF_SLOT_ARG0;
   ring[args + RF_ARG_EXECS] = sh_execs;
   ring[args + RF_ARG_FINDS] = sh_finds;
-  ring[args + RF_ARG_NEW_BITS] = sh_new_bits;
+  ring[args + RF_ARG_STEPS] = sh_steps;
   ring[args + RF_ARG_FAULT_CODE] = sh_fault_code;
   ring[args + RF_ARG_FAULT_AUX] = sh_fault_aux;
   atomicAdd(ctrl[RF_RES_EXECS], sh_execs);
@@ -284,7 +293,7 @@ void main() {
   if (pc.seed == 0xFFFFFFFFu && pc.step_budget == 0xFFFFFFFFu) {
     rf_cov_hook();
     if (!rf_loop_hook()) rf_site = 1u;
-    rf_site += rf_bounds_hook() + rf_loc;
+    rf_site += rf_loc;
     rf_cmp_hook();
   }
   for (;;) {
@@ -292,7 +301,7 @@ void main() {
       sh_slot = sh_out_of_budget != 0u ? RF_NO_SLOT : rf_claim();
       sh_execs = 0u;
       sh_finds = 0u;
-      sh_new_bits = 0u;
+      sh_steps = 0u;
       sh_fault = 0u;
       sh_fault_code = 0u;
       sh_fault_aux = 0u;

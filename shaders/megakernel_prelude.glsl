@@ -63,9 +63,19 @@ uint rf_len;               // its length in bytes
 uint rf_fault_kind;        // 0 or RF_FIND_*: first bug report wins
 uint rf_fault_code;
 uint rf_fault_aux;
-uint rf_fault_site;        // location (rf_loc) that reported it
+uint rf_fault_site;        // location (rf_loc) that reported it; out of
+                           // bounds: the bounds site (as in rf_fault_aux)
 uint rf_loc;               // written by instrumentation before each call
                            // that may report a fault: its source location
+// Written by the bounds checks that the instrumentation inlines at every
+// dynamically indexed access to a local array of the target: 0, or 1 + the
+// bounds site of the execution's first bad index when no other fault came
+// before it; and that index. rf_execute turns them into the fault.
+uint rf_oob_where;
+uint rf_oob_index;
+
+// Whether no bug was reported yet in this execution.
+bool rf_no_fault() { return (rf_fault_kind | rf_oob_where) == 0u; }
 uint rf_prev;              // previous block's edge hash (AFL-style)
 uint rf_new_bits;          // coverage bits this execution set first
 uint rf_site;              // written by instrumentation: site << 16 | hash16
@@ -99,7 +109,7 @@ void rf_put_word(uint w, uint v) {
 // (input overread) and yields 0.
 uint fz_byte(uint i) {
   if (i >= rf_len) {
-    if (rf_fault_kind == 0u) {
+    if (rf_no_fault()) {
       rf_fault_kind = RF_FIND_OVERREAD;
       rf_fault_code = i;
       rf_fault_aux = rf_len;
@@ -112,7 +122,7 @@ uint fz_byte(uint i) {
 
 // Target dialect: report a bug; the first report of an execution wins.
 void fz_crash(uint code) {
-  if (rf_fault_kind == 0u) {
+  if (rf_no_fault()) {
     rf_fault_kind = RF_FIND_CRASH;
     rf_fault_code = code;
     rf_fault_aux = 0u;
@@ -281,7 +291,7 @@ uint rf_loop_id;
 bool rf_loop_hook() {
   rf_exec_steps += 1u;
   if (rf_exec_steps <= pc.exec_steps) return true;
-  if (rf_fault_kind == 0u) {
+  if (rf_no_fault()) {
     rf_fault_kind = RF_FIND_TIMEOUT;
     rf_fault_code = 0u;
     rf_fault_aux = rf_exec_steps;
@@ -331,24 +341,6 @@ void rf_cmp_hook() {
 #endif
 }
 
-// Instrumentation hook before every dynamically indexed access to a local
-// array of the target: rf_bounds_index is the index, rf_bounds_length the
-// array's length. Returns an index that is always in bounds (0 for a bad
-// one), so a target can never touch memory outside its own arrays; a bad
-// index is reported as an out-of-bounds fault.
-uint rf_bounds_index;
-uint rf_bounds_length;
-
-uint rf_bounds_hook() {
-  if (rf_bounds_index < rf_bounds_length) return rf_bounds_index;
-  if (rf_fault_kind == 0u) {
-    rf_fault_kind = RF_FIND_OUT_OF_BOUNDS;
-    rf_fault_code = rf_bounds_index;
-    rf_fault_aux = rf_bounds_length;
-    rf_fault_site = rf_loc;
-  }
-  return 0u;
-}
 
 #ifndef RF_COVERAGE_SIGNATURE
 // Adds each hit counter's bucket as an edge-map feature (the precise build;

@@ -104,7 +104,7 @@
 #define RF_ARG_STACK 6u        // max stacked mutations per mutant (>= 1)
 #define RF_ARG_EXECS 7u        // GPU: executions actually run
 #define RF_ARG_FINDS 8u        // GPU: find-queue entries pushed
-#define RF_ARG_NEW_BITS 9u     // GPU: coverage bits this slot set first
+#define RF_ARG_STEPS 9u        // GPU: target loop iterations its executions ran
 #define RF_ARG_FAULT_CODE 10u  // GPU: first fault's code (slot is FAULT)
 #define RF_ARG_FAULT_AUX 11u   // GPU: first fault's kind << 24 | lane
 
@@ -156,10 +156,12 @@
 #define RF_FIND_LEN 4u     // input length in bytes
 #define RF_FIND_CODE 5u    // fz_crash code; overread/out-of-bounds: index
 #define RF_FIND_AUX \
-  6u                         // overread: input length; out-of-bounds: array
-                             // length; timeout: loop steps
+  6u                         // overread: input length; out-of-bounds: bounds
+                             // site (host: the array's length); timeout:
+                             // loop steps
 #define RF_FIND_NEW_BITS 7u  // coverage bits this input set first
-#define RF_FIND_SITE 8u      // source location index of a fault (rf_loc)
+#define RF_FIND_SITE 8u      // source location index of a fault (rf_loc);
+                             // out-of-bounds: the bounds site
 #define RF_FIND_HEADER_WORDS 9u
 #define RF_FIND_WORDS(max_words) (RF_FIND_HEADER_WORDS + (max_words))
 

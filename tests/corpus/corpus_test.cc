@@ -41,7 +41,11 @@ TEST(CorpusTest, RecordsStatistics) {
   corpus.RecordExecutions(index, 10);
   corpus.RecordExecutions(index, 5);
   corpus.RecordFind(index);
+  corpus.RecordCost(index, 100, 700);
+  corpus.RecordCost(index, 50, 20);
   const CorpusEntry& e = corpus.entry(index);
+  EXPECT_EQ(e.measured_executions, 150u);
+  EXPECT_EQ(e.measured_steps, 720u);
   EXPECT_EQ(e.executions, 15u);
   EXPECT_EQ(e.finds, 1u);
   EXPECT_EQ(e.new_bits, 3u);

@@ -271,5 +271,48 @@ TEST(SchedulerTest, ParentsAreDrawnByEnergy) {
   EXPECT_LT(strong_items, 1000);  // the weak entry keeps a chance
 }
 
+TEST(SchedulerTest, CostIsFixedPartPlusMeasuredStepsPerExecution) {
+  CorpusEntry entry;
+  EXPECT_FALSE(Scheduler::Cost(entry).has_value());  // not measured
+  entry.measured_executions = 4;
+  entry.measured_steps = 40;
+  ASSERT_TRUE(Scheduler::Cost(entry).has_value());
+  EXPECT_DOUBLE_EQ(*Scheduler::Cost(entry), Scheduler::kFixedCost + 10);
+}
+
+TEST(SchedulerTest, SpeedFavoursCheapEntriesWithinBounds) {
+  EXPECT_DOUBLE_EQ(Scheduler::Speed(std::nullopt, 10.0), 1.0);
+  EXPECT_DOUBLE_EQ(Scheduler::Speed(10.0, std::nullopt), 1.0);
+  EXPECT_DOUBLE_EQ(Scheduler::Speed(10.0, 10.0), 1.0);
+  EXPECT_DOUBLE_EQ(Scheduler::Speed(10.0, 15.0), 2.25);  // (15 / 10)^2
+  EXPECT_DOUBLE_EQ(Scheduler::Speed(20.0, 10.0), 0.25);
+  EXPECT_DOUBLE_EQ(Scheduler::Speed(1.0, 1000.0), Scheduler::kMaxSpeed);
+  EXPECT_DOUBLE_EQ(Scheduler::Speed(1000.0, 1.0), Scheduler::kMinSpeed);
+}
+
+// Two entries of equal energy: the one whose mutants run 10x the loop
+// iterations of the other's gets few slots, but keeps a chance; before any
+// measurement they share the slots evenly.
+TEST(SchedulerTest, ParentsAreDrawnBySpeed) {
+  Corpus corpus;
+  Fill(corpus, 2);
+  auto slow_items = [&](uint64_t seed) {
+    Scheduler scheduler(seed, false);
+    int n = 0;
+    Batch batch = scheduler.NextBatch(corpus, {1000, 1, std::nullopt}, 0);
+    for (const WorkItem& item : batch.work) n += item.parent == 101;
+    return n;
+  };
+  const int unmeasured = slow_items(3);
+  EXPECT_GT(unmeasured, 400);
+  EXPECT_LT(unmeasured, 600);
+
+  corpus.RecordCost(0, 1000, 4000);    // cost 16 + 4
+  corpus.RecordCost(1, 1000, 184000);  // cost 16 + 184: 10x
+  const int slow = slow_items(3);
+  EXPECT_LT(slow, 100);
+  EXPECT_GT(slow, 0);
+}
+
 }  // namespace
 }  // namespace ringfuzz

@@ -93,6 +93,28 @@ TEST(GpuExecutorTest, OutOfBoundsLocalArrayIsAFaultWithSourceLocation) {
       << executor->last_validation_message();
 }
 
+TEST(GpuExecutorTest, FirstBugOfAnExecutionWins) {
+  auto executor = MakeExecutor("fault_order.fz");
+  ASSERT_NE(executor, nullptr);
+  absl::StatusOr<BatchResult> oob = executor->Execute(Bytes{'o', 9});
+  ASSERT_TRUE(oob.ok()) << oob.status();
+  ASSERT_EQ(oob->finds.size(), 1u);
+  EXPECT_EQ(oob->finds[0].kind, Find::Kind::kOutOfBounds);
+  EXPECT_EQ(oob->finds[0].code, 9u);
+  EXPECT_EQ(oob->finds[0].aux, 4u);
+  EXPECT_EQ(oob->finds[0].line, 11u);
+  absl::StatusOr<BatchResult> crash = executor->Execute(Bytes{'c', 9});
+  ASSERT_TRUE(crash.ok()) << crash.status();
+  ASSERT_EQ(crash->finds.size(), 1u);
+  EXPECT_EQ(crash->finds[0].kind, Find::Kind::kCrash);
+  EXPECT_EQ(crash->finds[0].code, 3u);
+  absl::StatusOr<BatchResult> fine = executor->Execute(Bytes{'o', 3});
+  ASSERT_TRUE(fine.ok()) << fine.status();
+  ASSERT_EQ(fine->finds.size(), 1u);  // the crash after an in-bounds write
+  EXPECT_EQ(fine->finds[0].kind, Find::Kind::kCrash);
+  EXPECT_EQ(fine->finds[0].code, 2u);
+}
+
 TEST(GpuExecutorTest, CrashNamesItsSourceLine) {
   auto executor = MakeExecutor("magic.fz");
   ASSERT_NE(executor, nullptr);
@@ -133,6 +155,42 @@ TEST(GpuExecutorTest, BlockHitCountsAreBucketedFeatures) {
   EXPECT_FALSE(is_new(7));
   EXPECT_FALSE(is_new(2));
   EXPECT_TRUE(is_new(8));  // bucket 8-15 (its edges are a subset of seen ones)
+}
+
+// hits.fz loops 8 times on inputs of 8 bytes or more and not at all on
+// shorter ones: the mutants of a long parent cost more loop iterations than
+// those of a short one, and each slot's cost names its parent.
+TEST(GpuExecutorTest, BatchReportsWhatEachParentsMutantsCost) {
+  auto executor = MakeExecutor("hits.fz");
+  ASSERT_NE(executor, nullptr);
+  ASSERT_TRUE(executor->AddInput(Str("x.x.x.x.x.x")).ok());  // 0: loops
+  ASSERT_TRUE(executor->AddInput(Str("x.")).ok());           // 1: mostly not
+  std::vector<WorkItem> work(8);
+  for (size_t i = 0; i < work.size(); ++i) {
+    work[i].opcode = RF_OP_HAVOC;
+    work[i].parent = static_cast<uint32_t>(i % 2);
+    work[i].count = 500;
+    work[i].stack = 1;
+  }
+  absl::StatusOr<BatchResult> r = executor->RunBatch(work, 3);
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->costs.size(), work.size());
+  uint64_t executions[2] = {0, 0}, steps[2] = {0, 0};
+  for (const ParentCost& cost : r->costs) {
+    ASSERT_LT(cost.parent, 2u);
+    executions[cost.parent] += cost.executions;
+    steps[cost.parent] += cost.steps;
+    // At most 9 loop-header visits per execution (8 iterations and the
+    // exit test).
+    EXPECT_LE(cost.steps, 9 * cost.executions);
+  }
+  EXPECT_EQ(executions[0] + executions[1], r->executions);
+  ASSERT_GT(executions[0], 0u);
+  ASSERT_GT(executions[1], 0u);
+  const double long_parent = double(steps[0]) / double(executions[0]);
+  const double short_parent = double(steps[1]) / double(executions[1]);
+  EXPECT_GT(long_parent, 6.0);
+  EXPECT_LT(short_parent, 2.0);
 }
 
 TEST(GpuExecutorTest, BatchCountsEveryExecutionAndFindsTheBug) {
