@@ -1,6 +1,7 @@
 #include "fuzz/gpu_instrument.h"
 
 #define SPV_ENABLE_UTILITY_CODE
+#include <algorithm>
 #include <iterator>
 #include <map>
 #include <set>
@@ -13,6 +14,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "fuzz/gpu_cfg.h"
 #include "shaders/ringfuzz_wire.h"
 
 namespace ringfuzz {
@@ -196,6 +198,45 @@ class Instrumenter {
     return false;
   }
 
+  // The control-flow graph of function `fn`: per block (in order of their
+  // labels), the distinct blocks its terminator may branch to.
+  static std::vector<std::vector<uint32_t>> Successors(
+      const std::vector<Inst>& fn) {
+    std::map<uint32_t, uint32_t> index;  // label id -> block index
+    for (const Inst& inst : fn) {
+      if (inst.op == spv::Op::OpLabel) {
+        const uint32_t next = static_cast<uint32_t>(index.size());
+        index.emplace(inst.words[1], next);
+      }
+    }
+    std::vector<std::vector<uint32_t>> successors(index.size());
+    int32_t block = -1;
+    for (const Inst& inst : fn) {
+      if (inst.op == spv::Op::OpLabel) ++block;
+      if (block < 0) continue;
+      std::vector<uint32_t> labels;
+      if (inst.op == spv::Op::OpBranch) {
+        labels = {inst.words[1]};
+      } else if (inst.op == spv::Op::OpBranchConditional) {
+        labels = {inst.words[2], inst.words[3]};
+      } else if (inst.op == spv::Op::OpSwitch) {
+        labels = {inst.words[2]};
+        for (size_t k = 4; k < inst.words.size(); k += 2) {
+          labels.push_back(inst.words[k]);
+        }
+      }
+      auto& out = successors[block];
+      for (uint32_t label : labels) {
+        auto it = index.find(label);
+        if (it != index.end() &&
+            std::find(out.begin(), out.end(), it->second) == out.end()) {
+          out.push_back(it->second);
+        }
+      }
+    }
+    return successors;
+  }
+
   // Instruments one target function's instructions.
   absl::Status InstrumentFunction(std::vector<Inst>& fn,
                                   const std::string& fn_name) {
@@ -206,6 +247,10 @@ class Instrumenter {
     function_ = SourceName(fn_name);
     file.clear();
     line = 0;
+    const std::vector<bool> redundant =
+        options_.prune ? RedundantCoverageBlocks(Successors(fn))
+                       : std::vector<bool>();
+    size_t block_index = 0;
     size_t i = 0;
     while (i < fn.size()) {
       if (fn[i].op == spv::Op::OpLine) {
@@ -258,7 +303,11 @@ class Instrumenter {
                          " basic blocks; split it into smaller targets"));
       }
       sites_.push_back(loc);
-      if (options_.coverage) {
+      const bool skip =
+          block_index < redundant.size() && redundant[block_index];
+      ++block_index;
+      if (options_.coverage && !skip) {
+        ++block_hooks_;
         out.push_back(
             Make(spv::Op::OpStore,
                  {site_var_, Constant((site << 16) | SiteEdgeHash(site))}));
@@ -616,6 +665,7 @@ class Instrumenter {
                           inst.words.end());
     }
     module.sites = std::move(sites_);
+    module.block_hooks = block_hooks_;
     module.loops = loops_;
     module.unguarded_loops = unguarded_;
     module.bounds_checks = static_cast<uint32_t>(bounds_sites_.size());
@@ -659,7 +709,7 @@ class Instrumenter {
   uint32_t site_var_ = 0, cov_hook_ = 0, loop_hook_ = 0;
   uint32_t uint_type_ = 0, void_type_ = 0, bool_type_ = 0;
   std::vector<SiteLocation> sites_;
-  uint32_t loops_ = 0, unguarded_ = 0;
+  uint32_t loops_ = 0, unguarded_ = 0, block_hooks_ = 0;
 };
 
 }  // namespace

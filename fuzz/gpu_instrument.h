@@ -59,6 +59,7 @@ struct InstrumentedModule {
   // fz_byte, array accesses, loop headers); faults report rf_loc's value
   // (out-of-bounds faults: their bounds site's location).
   std::vector<SiteLocation> locations;
+  uint32_t block_hooks = 0;      // sites given a block hook (see prune)
   uint32_t loops = 0;            // loop headers given a budget check
   uint32_t unguarded_loops = 0;  // loop headers counted but not guarded
   uint32_t bounds_checks = 0;    // array indices checked
@@ -79,6 +80,11 @@ struct InstrumentOptions {
   bool coverage = true;  // block/edge hooks
   bool compares = true;  // compare and switch hooks (the dictionary is kept)
   bool bounds = true;    // local-array bounds checks
+  // Skip the block hook of blocks whose visits the others imply (see
+  // fuzz/gpu_cfg.h). Sites keep their numbers; a skipped block is never
+  // recorded itself, so only a build whose coverage is a filter (the
+  // signature build) may prune.
+  bool prune = false;
 };
 
 // Instruments `spirv` as described above. Fails (InvalidArgument) when the

@@ -59,7 +59,8 @@ absl::StatusOr<Megakernel> BuildMegakernel(const std::string& target_name,
         "\nThe target dialect is described in docs/dialect.md."));
   }
   absl::StatusOr<InstrumentedModule> module = InstrumentSpirv(
-      *spirv, {options.coverage, options.compares, options.bounds});
+      *spirv, {options.coverage, options.compares, options.bounds,
+               /*prune=*/options.signature});
   if (!module.ok()) {
     return absl::InvalidArgumentError(
         absl::StrCat("cannot instrument target '", target_name,

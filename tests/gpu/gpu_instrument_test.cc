@@ -41,6 +41,22 @@ TEST(GpuInstrumentTest, InstrumentsOnlyTargetFunctionsWithLines) {
   EXPECT_EQ(kernel->module.unguarded_loops, 0u);
 }
 
+// The signature build skips the hooks of blocks whose visits the others
+// imply; the precise build hooks every block; both number sites alike.
+TEST(GpuInstrumentTest, SignatureBuildPrunesImpliedBlocks) {
+  MegakernelOptions options;
+  absl::StatusOr<Megakernel> precise = BuildMegakernel("t.fz", kTarget, options);
+  ASSERT_TRUE(precise.ok()) << precise.status();
+  options.signature = true;
+  absl::StatusOr<Megakernel> pruned = BuildMegakernel("t.fz", kTarget, options);
+  ASSERT_TRUE(pruned.ok()) << pruned.status();
+  const size_t sites = precise->module.sites.size();
+  EXPECT_EQ(pruned->module.sites.size(), sites);
+  EXPECT_EQ(precise->module.block_hooks, sites);
+  EXPECT_LT(pruned->module.block_hooks, sites);
+  EXPECT_GT(pruned->module.block_hooks, 0u);
+}
+
 constexpr char kSwitchTarget[] = R"(#include "ringfuzz.h"
 void fz_target(uint len) {
   switch (fz_byte(0u)) {
