@@ -9,6 +9,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "fuzz/lavapipe_env.h"
 #include "shaders/ringfuzz_wire.h"
 
 namespace ringfuzz {
@@ -69,12 +70,7 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
   absl::StatusOr<Megakernel> precise =
       BuildMegakernelFromFile(options.target_path, build);
   if (!precise.ok()) return precise.status();
-  if (options.lavapipe_simd_bits != 0) {
-    // Read once per process, when lavapipe first initialises; a width the
-    // user set in the environment wins.
-    setenv("LP_NATIVE_VECTOR_WIDTH",
-           absl::StrCat(options.lavapipe_simd_bits).c_str(), /*overwrite=*/0);
-  }
+  ConfigureLavapipeEnvironment(options.lavapipe_simd_bits);
   vk::InstanceOptions instance_options;
   instance_options.validation = options.validation;
   absl::StatusOr<vk::Instance> instance =

@@ -58,9 +58,12 @@ struct GpuExecutorOptions {
   // lavapipe's SIMD width in bits (its LP_NATIVE_VECTOR_WIDTH: 4 lanes at
   // 128, 8 at 256), set for the process before lavapipe first starts unless
   // the environment already names one; 0 leaves lavapipe's choice (the
-  // widest the CPU has). 4 lanes measured 0.96-1.46x the campaign exec/s of
-  // 8 on the bundled targets (docs/perf.md): a loop runs as long as the
-  // longest of its lanes, and fewer lanes diverge less.
+  // widest the CPU has). See fuzz/lavapipe_env.h, which also gives each
+  // width its own shader cache. 20 s campaigns, 4 lanes against 8
+  // (docs/perf.md): bytecode_vm 1.7x, lz_block 0.97x, magic_checksum
+  // 0.68x, tlv 0.73x. A loop runs as long as the longest of its lanes, so
+  // an interpreter's divergent lanes cost less at 4; straight-line work
+  // costs less at 8. 4 is the default because it gives the best worst case.
   uint32_t lavapipe_simd_bits = 128;
   absl::Duration dispatch_timeout = absl::Seconds(60);
   // Telemetry and steering: how long a dispatch the host stopped (SHUTDOWN)
