@@ -56,7 +56,6 @@ struct Find {
 // Returns true iff `kind` is a bug report (anything but new coverage).
 inline bool IsBug(Find::Kind kind) { return kind != Find::Kind::kNewCoverage; }
 
-// What one batch did.
 // What mutating one parent cost, as measured by the executor: `steps` target
 // loop iterations over `executions` executions of its mutants.
 struct ParentCost {
@@ -65,6 +64,7 @@ struct ParentCost {
   uint64_t steps = 0;
 };
 
+// What one batch did.
 struct BatchResult {
   uint64_t executions = 0;     // counted by the executor, never assumed
   std::vector<Find> finds;     // in discovery order

@@ -98,8 +98,8 @@ std::vector<bool> RedundantCoverageBlocks(
       reverse_pred[b].push_back(s);
     }
   }
-  const std::vector<uint32_t> ipdom = Dominators(
-      n + 1, static_cast<uint32_t>(n), reverse_succ, reverse_pred);
+  const std::vector<uint32_t> ipdom =
+      Dominators(n + 1, static_cast<uint32_t>(n), reverse_succ, reverse_pred);
   for (uint32_t b = 1; b < n; ++b) {
     if (idom[b] == kNone) continue;  // unreachable
     const auto& succ = successors[b];

@@ -342,11 +342,11 @@ void GpuExecutor::CollectFinds(BatchResult& result,
       const std::vector<SiteLocation>& locations = module.locations;
       uint32_t loc = entry[RF_FIND_SITE];
       if (find.kind == Find::Kind::kOutOfBounds) {
-        // Both builds number bounds sites alike (module order).
-        const uint32_t site = entry[RF_FIND_SITE];
-        const bool known = site < module.bounds_sites.size();
-        find.aux = known ? module.bounds_sites[site].length : 0;
-        loc = known ? module.bounds_sites[site].location : locations.size();
+        // SITE is the bounds site; both builds number them alike (module
+        // order).
+        const bool known = loc < module.bounds_sites.size();
+        find.aux = known ? module.bounds_sites[loc].length : 0;
+        loc = known ? module.bounds_sites[loc].location : locations.size();
       }
       if (loc < locations.size() && locations[loc].line != 0) {
         find.function = locations[loc].function;

@@ -154,9 +154,8 @@ class Instrumenter {
     }
     if (site_var_ == 0 || cov_hook_ == 0 || loop_hook_ == 0 ||
         oob_where_var_ == 0 || oob_index_var_ == 0 || fault_kind_var_ == 0 ||
-        loc_var_ == 0 || loop_id_var_ == 0 ||
-        cmp_hook_ == 0 || cmp_a_var_ == 0 || cmp_b_var_ == 0 ||
-        cmp_site_var_ == 0) {
+        loc_var_ == 0 || loop_id_var_ == 0 || cmp_hook_ == 0 ||
+        cmp_a_var_ == 0 || cmp_b_var_ == 0 || cmp_site_var_ == 0) {
       return absl::InvalidArgumentError(
           "the megakernel module lacks its instrumentation hooks "
           "(compile with debug names; do not strip the module)");

@@ -73,14 +73,14 @@ uint rf_loc;               // written by instrumentation before each call
 // before it; and that index. rf_execute turns them into the fault.
 uint rf_oob_where;
 uint rf_oob_index;
-
-// Whether no bug was reported yet in this execution.
-bool rf_no_fault() { return (rf_fault_kind | rf_oob_where) == 0u; }
 uint rf_prev;              // previous block's edge hash (AFL-style)
 uint rf_new_bits;          // coverage bits this execution set first
 uint rf_site;              // written by instrumentation: site << 16 | hash16
 uint rf_exec_steps;        // target loop iterations of this execution
 uint rf_steps;             // all loop iterations of this invocation
+
+// Whether no bug was reported yet in this execution.
+bool rf_no_fault() { return (rf_fault_kind | rf_oob_where) == 0u; }
 
 // Word w of the input (w < RF_MAX_WORDS).
 uint rf_word(uint w) {
@@ -340,7 +340,6 @@ void rf_cmp_hook() {
   }
 #endif
 }
-
 
 #ifndef RF_COVERAGE_SIGNATURE
 // Adds each hit counter's bucket as an edge-map feature (the precise build;

@@ -160,8 +160,9 @@
                              // site (host: the array's length); timeout:
                              // loop steps
 #define RF_FIND_NEW_BITS 7u  // coverage bits this input set first
-#define RF_FIND_SITE 8u      // source location index of a fault (rf_loc);
-                             // out-of-bounds: the bounds site
+#define RF_FIND_SITE \
+  8u  // source location index of a fault (rf_loc);
+      // out-of-bounds: the bounds site
 #define RF_FIND_HEADER_WORDS 9u
 #define RF_FIND_WORDS(max_words) (RF_FIND_HEADER_WORDS + (max_words))
 

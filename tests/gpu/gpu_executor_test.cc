@@ -34,6 +34,19 @@ std::unique_ptr<GpuExecutor> MakeExecutor(
 
 Bytes Str(const std::string& s) { return Bytes(s.begin(), s.end()); }
 
+// `items` havoc work items on corpus entry 0, `count` mutants each, with up
+// to `stack` stacked mutations.
+std::vector<WorkItem> HavocWork(size_t items, uint32_t count, uint32_t stack) {
+  std::vector<WorkItem> work(items);
+  for (WorkItem& item : work) {
+    item.opcode = RF_OP_HAVOC;
+    item.parent = 0;
+    item.count = count;
+    item.stack = stack;
+  }
+  return work;
+}
+
 TEST(GpuExecutorTest, ExecuteReportsCrashAndCoverage) {
   auto executor = MakeExecutor("magic.fz");
   ASSERT_NE(executor, nullptr);
@@ -165,12 +178,9 @@ TEST(GpuExecutorTest, BatchReportsWhatEachParentsMutantsCost) {
   ASSERT_NE(executor, nullptr);
   ASSERT_TRUE(executor->AddInput(Str("x.x.x.x.x.x")).ok());  // 0: loops
   ASSERT_TRUE(executor->AddInput(Str("x.")).ok());           // 1: mostly not
-  std::vector<WorkItem> work(8);
+  std::vector<WorkItem> work = HavocWork(8, 500, 1);
   for (size_t i = 0; i < work.size(); ++i) {
-    work[i].opcode = RF_OP_HAVOC;
     work[i].parent = static_cast<uint32_t>(i % 2);
-    work[i].count = 500;
-    work[i].stack = 1;
   }
   absl::StatusOr<BatchResult> r = executor->RunBatch(work, 3);
   ASSERT_TRUE(r.ok()) << r.status();
@@ -197,13 +207,7 @@ TEST(GpuExecutorTest, BatchCountsEveryExecutionAndFindsTheBug) {
   auto executor = MakeExecutor("magic.fz");
   ASSERT_NE(executor, nullptr);
   ASSERT_TRUE(executor->AddInput(Str("FUZa")).ok());
-  std::vector<WorkItem> work(8);
-  for (WorkItem& item : work) {
-    item.opcode = RF_OP_HAVOC;
-    item.parent = 0;
-    item.count = 1000;
-    item.stack = 2;
-  }
+  const std::vector<WorkItem> work = HavocWork(8, 1000, 2);
   bool crashed = false;
   uint64_t total = 0;
   for (int batch = 0; batch < 50 && !crashed; ++batch) {
@@ -297,12 +301,7 @@ TEST(GpuExecutorTest, ValueProfileFindsAreConfirmedInBothCoverageModes) {
       ASSERT_TRUE(executor->Execute(Str("AA")).ok());
       ASSERT_TRUE(executor->Execute(Str("AAAAAAAA")).ok());
       ASSERT_TRUE(executor->AddInput(Str("AAAAAAAA")).ok());
-      std::vector<WorkItem> work(4);
-      for (WorkItem& item : work) {
-        item.opcode = RF_OP_HAVOC;
-        item.count = 512;
-        item.stack = 2;
-      }
+      const std::vector<WorkItem> work = HavocWork(4, 512, 2);
       size_t finds = 0;
       uint64_t candidates_before_last = 0;
       for (uint64_t seed : {1, 2}) {

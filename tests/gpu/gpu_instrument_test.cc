@@ -45,7 +45,8 @@ TEST(GpuInstrumentTest, InstrumentsOnlyTargetFunctionsWithLines) {
 // imply; the precise build hooks every block; both number sites alike.
 TEST(GpuInstrumentTest, SignatureBuildPrunesImpliedBlocks) {
   MegakernelOptions options;
-  absl::StatusOr<Megakernel> precise = BuildMegakernel("t.fz", kTarget, options);
+  absl::StatusOr<Megakernel> precise =
+      BuildMegakernel("t.fz", kTarget, options);
   ASSERT_TRUE(precise.ok()) << precise.status();
   options.signature = true;
   absl::StatusOr<Megakernel> pruned = BuildMegakernel("t.fz", kTarget, options);

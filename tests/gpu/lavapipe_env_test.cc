@@ -14,8 +14,7 @@ namespace {
 // test in its own process.)
 std::string FreshCacheHome(const std::string& name) {
   const std::string home =
-      (std::filesystem::temp_directory_path() / ("rf_lp_env_" + name))
-          .string();
+      (std::filesystem::temp_directory_path() / ("rf_lp_env_" + name)).string();
   std::filesystem::remove_all(home);
   unsetenv("LP_NATIVE_VECTOR_WIDTH");
   unsetenv("MESA_SHADER_CACHE_DIR");
