@@ -481,16 +481,28 @@ absl::Status GpuExecutor::Calibrate(const std::vector<Find>& inputs,
       WriteCorpusEntry(corpus_capacity_ + i, ScratchOffset(i),
                        inputs[first + i].data);
     }
-    WorkItem item;
-    item.opcode = RF_OP_CALIBRATE;
-    item.parent = corpus_capacity_;
-    item.count = n;
-    item.priority = RF_PRIORITY_CRITICAL;
-    PublishSlot(0, item, 0);
-    ring_.words()[RF_SLOT_STATUS] = RF_STATUS_PUBLISHED;
+    // One slot per workgroup's worth of inputs (a slot runs on one
+    // workgroup, and on lavapipe a workgroup on one core), in contiguous
+    // ranges of the scratch entries.
+    const uint32_t slots = std::clamp<uint32_t>(
+        (n + precise_->kernel.local_size - 1) / precise_->kernel.local_size, 1,
+        std::min(ring_slots_, groups_));
+    const uint32_t per_slot = (n + slots - 1) / slots;
+    uint32_t published = 0;
+    for (uint32_t start = 0; start < n; start += per_slot, ++published) {
+      WorkItem item;
+      item.opcode = RF_OP_CALIBRATE;
+      item.parent = corpus_capacity_ + start;
+      item.count = std::min(per_slot, n - start);
+      item.priority = RF_PRIORITY_CRITICAL;
+      PublishSlot(published, item, 0);
+    }
+    for (uint32_t s = 0; s < published; ++s) {
+      ring_.words()[s * RF_SLOT_WORDS + RF_SLOT_STATUS] = RF_STATUS_PUBLISHED;
+    }
     BatchResult evaluated;
     std::vector<Find> unused;
-    if (absl::Status s = Drain(*precise_, 1, 1, 0, evaluated, unused);
+    if (absl::Status s = Drain(*precise_, published, 1, 0, evaluated, unused);
         !s.ok()) {
       return s;
     }
