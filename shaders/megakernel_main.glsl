@@ -31,6 +31,11 @@ void rf_execute(uint len) {
   rf_oob_index = 0u;
   rf_hit_counts_reset();
   fz_target(len);
+  // Overread: the input's length; timeout: the loop iterations it ran (the
+  // budget + 1); crash: 0.
+  rf_fault_aux = rf_fault_kind == RF_FIND_OVERREAD ? rf_len
+               : rf_fault_kind == RF_FIND_TIMEOUT  ? pc.exec_steps + 1u
+                                                   : 0u;
   if (rf_oob_where != 0u) {
     // The host maps the bounds site to the array's length and location.
     rf_fault_kind = RF_FIND_OUT_OF_BOUNDS;
@@ -181,6 +186,16 @@ void rf_run_slot(uint slot, uint lane) {
   uint pushed = 0u;
   uint steps = 0u;  // target loop iterations of this lane's executions
   bool stop = false;
+  // Mutants come in chains of `stack` (libFuzzer's mutation depth): the
+  // first of a chain is the parent with one mutation of the slot's work kind,
+  // each next one its predecessor with one more havoc mutation (TRIM: one
+  // more erase). Mutant k of a lane is at depth k % stack + 1, so depths
+  // 1..stack are equally common, and the position in the chain is the same
+  // in all lanes. Each execution pays for one mutation instead of a whole
+  // stack (on SIMD back ends, the largest stack of its lanes).
+  uint chain = calibrate || opcode == RF_OP_REPLAY ? 1u : stack;
+  uint link = 0u;       // position of the lane's next mutant in its chain
+  uint chain_len = 0u;  // length of the lane's previous mutant
   rf_load_parent(parent);
   uint m = lane;
   while (!stop && m < count) {
@@ -199,8 +214,13 @@ void rf_run_slot(uint slot, uint lane) {
       rf_rng = rf_hash(seed ^ rf_hash(m ^ slot_hash));
       rf_rng_wide = rf_hash(seed ^ rf_hash((m - lane) ^ slot_hash));
       source = calibrate ? parent + m : parent;
-      uint len = rf_load_mutant(source, calibrate);
-      len = rf_mutate(opcode, len, partner, stack);
+      bool chained = link != 0u;
+      link = link + 1u >= chain ? 0u : link + 1u;
+      uint len = chain_len;
+      if (!chained) len = rf_load_mutant(source, calibrate);
+      uint kind = chained && opcode != RF_OP_TRIM ? RF_OP_HAVOC : opcode;
+      len = rf_mutate(kind, len, partner, 1u);
+      chain_len = len;
       // Compare operands are recorded by replays and 1 in 1024 executions:
       // every invocation writes the same table entries, so more would only
       // contend for them.

@@ -370,10 +370,12 @@ uint rf_mut_cmp(uint len) {
 #if defined(RF_MUTATE_FLAT) && defined(RF_INPUT_IN_REGISTERS)
 #include "megakernel_mutate_flat.glsl"
 #else
-// Mutates the loaded input according to the work kind; returns the length.
-uint rf_mutate(uint opcode, uint len, uint partner, uint stack) {
+// Applies `steps` (>= 1) stacked mutations to the loaded input: the work
+// kind's own first (SPLICE, DICT, CMP; TRIM erases every step), havoc steps
+// after it. Replays and calibrations leave it as is. Returns the length.
+uint rf_mutate(uint opcode, uint len, uint partner, uint steps) {
   if (opcode == RF_OP_REPLAY || opcode == RF_OP_CALIBRATE) return len;
-  uint n = 1u + rf_below_wide(stack);
+  uint n = max(steps, 1u);
   if (opcode == RF_OP_TRIM) {
     for (uint k = 0u; k < n; ++k) len = rf_mut_erase(len);
     rf_steps += n;

@@ -233,7 +233,7 @@ uint rf_flat_step(uint len, uint choice, uint cmp_at, uint cmp_width, uint cmp_v
   bool big = (r_a & 0x10000u) != 0u;
   // Block mutators: n bytes (1..4), a source and a destination.
   uint room = max_len - min(len, max_len);
-  uint r_n = (r_a >> 17u) & 0xFFFFu;
+  uint r_n = (r_a >> 17u) << 1u;  // 15 random bits scaled to 16
   uint n_ins = 1u + rf_scale16(r_n, max(min(4u, room), 1u));
   uint n_blk = 1u + rf_scale16(r_n, max(min(4u, len - min(len, 1u)), 1u));
   uint n_dup = 1u + rf_scale16(r_n, max(min(min(4u, len), room), 1u));
@@ -300,10 +300,12 @@ uint rf_flat_step(uint len, uint choice, uint cmp_at, uint cmp_width, uint cmp_v
   return new_len;
 }
 
-// Mutates the loaded input according to the work kind; returns the length.
-uint rf_mutate(uint opcode, uint len, uint partner, uint stack) {
+// Applies `steps` (>= 1) stacked mutations to the loaded input: the work
+// kind's own first (SPLICE, DICT, CMP; TRIM erases every step), havoc steps
+// after it. Replays and calibrations leave it as is. Returns the length.
+uint rf_mutate(uint opcode, uint len, uint partner, uint steps) {
   bool replay = opcode == RF_OP_REPLAY || opcode == RF_OP_CALIBRATE;
-  uint n = replay ? 0u : 1u + rf_below_wide(stack);
+  uint n = replay ? 0u : max(steps, 1u);
   rf_stream_left = 0u;
   rf_stream_dict = false;
   rf_stream_base = 0u;

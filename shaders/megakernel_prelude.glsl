@@ -62,7 +62,8 @@ uint rf_in[RF_MAX_WORDS];  // current input, little-endian packed bytes
 uint rf_len;               // its length in bytes
 uint rf_fault_kind;        // 0 or RF_FIND_*: first bug report wins
 uint rf_fault_code;
-uint rf_fault_aux;
+uint rf_fault_aux;          // set by rf_execute from the kind: the reports in
+                            // the target's code store only what varies
 uint rf_fault_site;        // location (rf_loc) that reported it; out of
                            // bounds: the bounds site (as in rf_fault_aux)
 uint rf_loc;               // written by instrumentation before each call
@@ -112,7 +113,6 @@ uint fz_byte(uint i) {
     if (rf_no_fault()) {
       rf_fault_kind = RF_FIND_OVERREAD;
       rf_fault_code = i;
-      rf_fault_aux = rf_len;
       rf_fault_site = rf_loc;
     }
     return 0u;
@@ -125,7 +125,6 @@ void fz_crash(uint code) {
   if (rf_no_fault()) {
     rf_fault_kind = RF_FIND_CRASH;
     rf_fault_code = code;
-    rf_fault_aux = 0u;
     rf_fault_site = rf_loc;
   }
 }
@@ -196,41 +195,39 @@ void rf_bloom_add(uint h) {
   }
 }
 
-// Blocks visited: one bit per instrumented block (site), folded modulo
-// RF_SIG_BLOCK_BITS. The instrumentation stores a constant rf_site right
-// before each call, so after inlining the hook is a single OR into a
-// register: no per-execution edge hashing in the target's blocks.
-#define RF_SIG_BLOCK_WORDS 16u
-uint rf_sig_blocks[RF_SIG_BLOCK_WORDS];
+// Visits per block: one 8-bit counter per instrumented block (site), four
+// to a word, folded modulo 4 * RF_SIG_COUNT_WORDS. The instrumentation
+// stores a constant rf_site right before each call, so after inlining the
+// hook is a single add of a constant to a register: no per-execution edge
+// hashing and one update per block. A block visited 256 times or more in
+// one execution carries into its neighbour's counter: the signature stays a
+// function of the visit counts, only coarser for them.
+#define RF_SIG_COUNT_WORDS 32u
+uint rf_sig_counts[RF_SIG_COUNT_WORDS];
 
-// The hit-count features of the signature build: counter k's bucket + 1
-// (0: no hits) in 4 bits, packed.
-uint rf_sig_hits[RF_HIT_COUNTERS / 8u];
-
-void rf_hit_features() {
-  [[unroll]] for (uint w = 0u; w < RF_HIT_COUNTERS / 8u; ++w) {
-    uint packed = 0u;
-    [[unroll]] for (uint k = 0u; k < 8u; ++k) {
-      uint hits = rf_hits[8u * w + k];
-      uint nibble = hits == 0u ? 0u : rf_hit_bucket(hits) + 1u;
-      packed |= nibble << (4u * k);
-    }
-    rf_sig_hits[w] = packed;
-  }
+// Each byte of `counts` (a visit count) as its hit-count class, AFL's
+// buckets: 0, 1, 2, 3, 4-7, 8-15, 16-31, 32-127, 128+ give 0, 1, 2, 3, 7,
+// 15, 31, 127, 255 (the bits below the count's top bit set, 32-63 merged
+// into 64-127).
+uint rf_count_classes(uint counts) {
+  uint high = counts & 0xFCFCFCFCu;
+  uint s = high | ((high >> 1u) & 0x7F7F7F7Fu);
+  s |= (s >> 2u) & 0x3F3F3F3Fu;
+  s |= (s >> 4u) & 0x0F0F0F0Fu;
+  s |= (s & 0x20202020u) << 1u;
+  return s | (counts & 0x03030303u);
 }
+
+void rf_hit_features() {}
 
 uint rf_signature() {
   uint h = 0x811C9DC5u;
-  [[unroll]] for (uint k = 0u; k < RF_HIT_COUNTERS / 8u; ++k) {
-    h = (h ^ rf_sig_hits[k]) * 0x01000193u;
-    h ^= h >> 15u;
-  }
   [[unroll]] for (uint k = 0u; k < 8u; ++k) {
     h = (h ^ rf_bloom[k]) * 0x01000193u;
     h ^= h >> 15u;
   }
-  [[unroll]] for (uint k = 0u; k < RF_SIG_BLOCK_WORDS; ++k) {
-    h = (h ^ rf_sig_blocks[k]) * 0x01000193u;
+  [[unroll]] for (uint k = 0u; k < RF_SIG_COUNT_WORDS; ++k) {
+    h = (h ^ rf_count_classes(rf_sig_counts[k])) * 0x01000193u;
     h ^= h >> 15u;
   }
   return h;
@@ -238,16 +235,15 @@ uint rf_signature() {
 
 void rf_coverage_reset() {
   [[unroll]] for (uint k = 0u; k < 8u; ++k) rf_bloom[k] = 0u;
-  [[unroll]] for (uint k = 0u; k < RF_SIG_BLOCK_WORDS; ++k) rf_sig_blocks[k] = 0u;
+  [[unroll]] for (uint k = 0u; k < RF_SIG_COUNT_WORDS; ++k) rf_sig_counts[k] = 0u;
 }
 
 void rf_cov_hook() {
-  rf_count_hit();
   uint site = rf_site >> 16u;
-  uint word = (site >> 5u) % RF_SIG_BLOCK_WORDS;
-  uint bit = 1u << (site & 31u);
-  [[unroll]] for (uint k = 0u; k < RF_SIG_BLOCK_WORDS; ++k) {
-    rf_sig_blocks[k] |= k == word ? bit : 0u;
+  uint word = (site >> 2u) % RF_SIG_COUNT_WORDS;
+  uint add = 1u << ((site & 3u) * 8u);
+  [[unroll]] for (uint k = 0u; k < RF_SIG_COUNT_WORDS; ++k) {
+    rf_sig_counts[k] += k == word ? add : 0u;
   }
 }
 #else
@@ -293,8 +289,6 @@ bool rf_loop_hook() {
   if (rf_exec_steps <= pc.exec_steps) return true;
   if (rf_no_fault()) {
     rf_fault_kind = RF_FIND_TIMEOUT;
-    rf_fault_code = 0u;
-    rf_fault_aux = rf_exec_steps;
     rf_fault_site = rf_loc;
   }
   return false;

@@ -26,8 +26,10 @@ std::string EngineName(const testing::TestParamInfo<Engine>& info) {
 class GpuMutationTest : public testing::TestWithParam<Engine> {
  protected:
   std::unique_ptr<GpuExecutor> Make(const std::string& target,
-                                    uint32_t max_len = 64) {
+                                    uint32_t max_len = 64,
+                                    bool keep_going = false) {
     GpuExecutorOptions options;
+    options.keep_going = keep_going;
     options.target_path = Data(target);
     options.device = "cpu";
     options.validation = true;
@@ -137,6 +139,27 @@ TEST_P(GpuMutationTest, TrimOnlyRemovesBytes) {
                             << bugs[0].data.size() << " bytes";
   EXPECT_FALSE(all.empty());  // shorter inputs take new loop counts
   for (const Find& f : all) EXPECT_LT(f.data.size(), 16u);
+}
+
+// Mutations stack up to the slot's depth and no further: with stack 2, some
+// TRIM mutant lost two erases' worth of bytes, none more.
+TEST_P(GpuMutationTest, MutationsStackUpToTheSlotsDepth) {
+  auto executor = Make("trim_depth.fz", 64, /*keep_going=*/true);
+  ASSERT_NE(executor, nullptr);
+  ASSERT_TRUE(executor->AddInput(Bytes(16, 0x41)).ok());
+  bool two_erases = false;
+  for (int batch = 0; batch < 10 && !two_erases; ++batch) {
+    absl::StatusOr<BatchResult> r =
+        executor->RunBatch(Work(RF_OP_TRIM, /*stack=*/2), batch + 1);
+    ASSERT_TRUE(r.ok()) << r.status();
+    for (const Find& f : r->finds) {
+      if (!IsBug(f.kind)) continue;
+      EXPECT_EQ(f.code, 2u) << "a mutant of " << f.data.size() << " bytes";
+      EXPECT_GE(f.data.size(), 8u);
+      two_erases |= f.code == 2u;
+    }
+  }
+  EXPECT_TRUE(two_erases) << "no mutant carried two erases";
 }
 
 // No mutant of any work kind grows past max_len, however long the token,
