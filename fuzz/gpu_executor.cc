@@ -5,6 +5,7 @@
 #include <cstring>
 #include <map>
 #include <set>
+#include <thread>
 #include <utility>
 
 #include "absl/status/status.h"
@@ -117,22 +118,28 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
   e.find_capacity_ = find_capacity;
   e.scratch_entries_ = find_capacity;
   e.max_len_ = precise->max_len;
-  if (absl::Status s = e.AddProgram(*std::move(precise), e.precise_); !s.ok()) {
-    return s;
-  }
+  // The signature build is compiled and turned into a pipeline on a second
+  // thread while this one makes the precise build's pipeline: lavapipe
+  // spends most of the start-up compiling each, one core per pipeline.
+  absl::Status fast_status = absl::OkStatus();
+  std::thread fast_builder;
   if (signature) {
     build.signature = true;
     // The signature build never writes the compare table (the precise
     // build's replays and calibrations do); its compare hooks only serve
     // value-profile features.
     build.compares = options.compares && options.value_profile;
-    absl::StatusOr<Megakernel> fast =
-        BuildMegakernelFromFile(options.target_path, build);
-    if (!fast.ok()) return fast.status();
-    if (absl::Status s = e.AddProgram(*std::move(fast), e.fast_); !s.ok()) {
-      return s;
-    }
+    fast_builder = std::thread([&e, &options, build, &fast_status] {
+      absl::StatusOr<Megakernel> fast =
+          BuildMegakernelFromFile(options.target_path, build);
+      fast_status = fast.ok() ? e.AddProgram(*std::move(fast), e.fast_)
+                              : fast.status();
+    });
   }
+  absl::Status precise_status = e.AddProgram(*std::move(precise), e.precise_);
+  if (fast_builder.joinable()) fast_builder.join();
+  if (!precise_status.ok()) return precise_status;
+  if (!fast_status.ok()) return fast_status;
   if (absl::Status s = e.RebuildCorpus(64, 64 * (max_words + 1)); !s.ok()) {
     return s;
   }
