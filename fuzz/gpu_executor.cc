@@ -132,8 +132,8 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
     fast_builder = std::thread([&e, &options, build, &fast_status] {
       absl::StatusOr<Megakernel> fast =
           BuildMegakernelFromFile(options.target_path, build);
-      fast_status = fast.ok() ? e.AddProgram(*std::move(fast), e.fast_)
-                              : fast.status();
+      fast_status =
+          fast.ok() ? e.AddProgram(*std::move(fast), e.fast_) : fast.status();
     });
   }
   absl::Status precise_status = e.AddProgram(*std::move(precise), e.precise_);
