@@ -142,10 +142,11 @@ uint rf_mark(uint w, uint bit) {
 //  * precise (default): every block checks its edge bit in the edge map
 //    with a plain load and sets it (and its block's bit) when new, counting
 //    the bits it set first in rf_new_bits;
-//  * signature (RF_COVERAGE_SIGNATURE): every block only sets its own bit
-//    in a register bitset (constant after inlining: one OR), and the
-//    execution's loop-count features go into a 256-bit Bloom filter; the
-//    hash of both (the execution's signature) is looked up once per
+//  * signature (RF_COVERAGE_SIGNATURE): every block only counts its own
+//    visits in a register byte counter (constant after inlining: one add),
+//    and the execution's loop-count features go into a 256-bit Bloom
+//    filter; the hash of the counters' hit-count classes and the filter
+//    (the execution's signature) is looked up once per
 //    execution in the seen table, and an unseen one makes the input a
 //    candidate that the host runs again on the precise build, which
 //    decides what is new. For SIMD back ends such as lavapipe, where both
@@ -155,10 +156,11 @@ uint rf_mark(uint w, uint bit) {
 //    edges except for critical edges (a branch straight to a merge block
 //    that another path also reaches); an execution that differs from all
 //    seen ones only there is not a candidate.
-// Hit counts: visits per block, in RF_HIT_COUNTERS register counters (block
-// i counts in counter i % RF_HIT_COUNTERS, so blocks share counters as AFL's
-// edges share map bytes). rf_site is a constant stored right before each
-// rf_cov_hook call, so after inlining counting is one add. At the end of an
+// Hit counts of the precise build: visits per block, in RF_HIT_COUNTERS
+// register counters (block i counts in counter i % RF_HIT_COUNTERS, so
+// blocks share counters as AFL's edges share map bytes). rf_site is a
+// constant stored right before each rf_cov_hook call, so after inlining
+// counting is one add. At the end of an
 // execution each counter, bucketed like AFL's hit counts (1, 2, 3, 4-7,
 // 8-15, 16-31, 32-127, 128+), is a coverage feature (rf_hit_features): a
 // block, and so a loop, reached a new number of times is progress.
@@ -218,6 +220,8 @@ uint rf_count_classes(uint counts) {
   return s | (counts & 0x03030303u);
 }
 
+// The signature build's hit counts are its per-block counters, which
+// rf_signature reads: no features to add.
 void rf_hit_features() {}
 
 uint rf_signature() {
