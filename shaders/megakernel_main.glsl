@@ -29,7 +29,6 @@ void rf_execute(uint len) {
   rf_exec_steps = 0u;
   rf_oob_where = 0u;
   rf_oob_index = 0u;
-  rf_hit_counts_reset();
   fz_target(len);
   // Overread: the input's length; timeout: the loop iterations it ran (the
   // budget + 1); crash: 0.
@@ -219,7 +218,7 @@ void rf_run_slot(uint slot, uint lane) {
       uint len = chain_len;
       if (!chained) len = rf_load_mutant(source, calibrate);
       uint kind = chained && opcode != RF_OP_TRIM ? RF_OP_HAVOC : opcode;
-      len = rf_mutate(kind, len, partner, 1u);
+      len = rf_mutate(kind, len, partner);
       chain_len = len;
       // Compare operands are recorded by replays and 1 in 1024 executions:
       // every invocation writes the same table entries, so more would only

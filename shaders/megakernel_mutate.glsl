@@ -370,29 +370,16 @@ uint rf_mut_cmp(uint len) {
 #if defined(RF_MUTATE_FLAT) && defined(RF_INPUT_IN_REGISTERS)
 #include "megakernel_mutate_flat.glsl"
 #else
-// Applies `steps` (>= 1) stacked mutations to the loaded input: the work
-// kind's own first (SPLICE, DICT, CMP; TRIM erases every step), havoc steps
-// after it. Replays and calibrations leave it as is. Returns the length.
-uint rf_mutate(uint opcode, uint len, uint partner, uint steps) {
+// Applies one mutation of the work kind to the loaded input (a havoc step
+// for HAVOC, and for DICT without a dictionary); replays and calibrations
+// leave it as is. Stacks are chains of calls (rf_run_slot). Returns the
+// length.
+uint rf_mutate(uint opcode, uint len, uint partner) {
   if (opcode == RF_OP_REPLAY || opcode == RF_OP_CALIBRATE) return len;
-  uint n = max(steps, 1u);
-  if (opcode == RF_OP_TRIM) {
-    for (uint k = 0u; k < n; ++k) len = rf_mut_erase(len);
-    rf_steps += n;
-    return len;
-  }
-  if (opcode == RF_OP_SPLICE) {
-    len = rf_mut_splice(len, partner);
-    n -= 1u;
-  } else if (opcode == RF_OP_DICT && pc.dict_count != 0u) {
-    len = rf_mut_dict(len);
-    n -= 1u;
-  } else if (opcode == RF_OP_CMP) {
-    len = rf_mut_cmp(len);
-    n -= 1u;
-  }
-  for (uint k = 0u; k < n; ++k) len = rf_havoc_step(len);
-  rf_steps += n;
-  return len;
+  if (opcode == RF_OP_SPLICE) return rf_mut_splice(len, partner);
+  if (opcode == RF_OP_DICT && pc.dict_count != 0u) return rf_mut_dict(len);
+  if (opcode == RF_OP_CMP) return rf_mut_cmp(len);
+  rf_steps += 1u;
+  return opcode == RF_OP_TRIM ? rf_mut_erase(len) : rf_havoc_step(len);
 }
 #endif  // RF_MUTATE_FLAT

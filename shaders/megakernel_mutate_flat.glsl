@@ -300,12 +300,13 @@ uint rf_flat_step(uint len, uint choice, uint cmp_at, uint cmp_width, uint cmp_v
   return new_len;
 }
 
-// Applies `steps` (>= 1) stacked mutations to the loaded input: the work
-// kind's own first (SPLICE, DICT, CMP; TRIM erases every step), havoc steps
-// after it. Replays and calibrations leave it as is. Returns the length.
-uint rf_mutate(uint opcode, uint len, uint partner, uint steps) {
+// Applies one mutation of the work kind to the loaded input (a havoc step
+// for HAVOC, and for DICT without a dictionary; a stream write takes as
+// many micro-steps as it has 4-byte chunks); replays and calibrations leave
+// it as is. Stacks are chains of calls (rf_run_slot). Returns the length.
+uint rf_mutate(uint opcode, uint len, uint partner) {
   bool replay = opcode == RF_OP_REPLAY || opcode == RF_OP_CALIBRATE;
-  uint n = replay ? 0u : max(steps, 1u);
+  uint n = replay ? 0u : 1u;
   rf_stream_left = 0u;
   rf_stream_dict = false;
   rf_stream_base = 0u;

@@ -156,36 +156,6 @@ uint rf_mark(uint w, uint bit) {
 //    edges except for critical edges (a branch straight to a merge block
 //    that another path also reaches); an execution that differs from all
 //    seen ones only there is not a candidate.
-// Hit counts of the precise build: visits per block, in RF_HIT_COUNTERS
-// register counters (block i counts in counter i % RF_HIT_COUNTERS, so
-// blocks share counters as AFL's edges share map bytes). rf_site is a
-// constant stored right before each rf_cov_hook call, so after inlining
-// counting is one add. At the end of an
-// execution each counter, bucketed like AFL's hit counts (1, 2, 3, 4-7,
-// 8-15, 16-31, 32-127, 128+), is a coverage feature (rf_hit_features): a
-// block, and so a loop, reached a new number of times is progress.
-#define RF_HIT_COUNTERS 16u
-uint rf_hits[RF_HIT_COUNTERS];
-
-void rf_hit_counts_reset() {
-  [[unroll]] for (uint k = 0u; k < RF_HIT_COUNTERS; ++k) rf_hits[k] = 0u;
-}
-
-void rf_count_hit() {
-  uint counter = (rf_site >> 16u) % RF_HIT_COUNTERS;
-  [[unroll]] for (uint k = 0u; k < RF_HIT_COUNTERS; ++k) {
-    rf_hits[k] += k == counter ? 1u : 0u;
-  }
-}
-
-// The bucket of a hit count (hits > 0): 0..7.
-uint rf_hit_bucket(uint hits) {
-  return hits >= 128u ? 7u
-       : hits >= 32u  ? 6u
-       : hits >= 4u   ? uint(findMSB(hits)) + 1u
-                      : hits - 1u;
-}
-
 #ifdef RF_COVERAGE_SIGNATURE
 uint rf_bloom[8];
 
@@ -251,7 +221,35 @@ void rf_cov_hook() {
   }
 }
 #else
-void rf_coverage_reset() {}
+// Hit counts of the precise build: visits per block, in RF_HIT_COUNTERS
+// register counters (block i counts in counter i % RF_HIT_COUNTERS, so
+// blocks share counters as AFL's edges share map bytes). rf_site is a
+// constant stored right before each rf_cov_hook call, so after inlining
+// counting is one add. At the end of an
+// execution each counter, bucketed like AFL's hit counts (1, 2, 3, 4-7,
+// 8-15, 16-31, 32-127, 128+), is a coverage feature (rf_hit_features): a
+// block, and so a loop, reached a new number of times is progress.
+#define RF_HIT_COUNTERS 16u
+uint rf_hits[RF_HIT_COUNTERS];
+
+void rf_count_hit() {
+  uint counter = (rf_site >> 16u) % RF_HIT_COUNTERS;
+  [[unroll]] for (uint k = 0u; k < RF_HIT_COUNTERS; ++k) {
+    rf_hits[k] += k == counter ? 1u : 0u;
+  }
+}
+
+// The bucket of a hit count (hits > 0): 0..7.
+uint rf_hit_bucket(uint hits) {
+  return hits >= 128u ? 7u
+       : hits >= 32u  ? 6u
+       : hits >= 4u   ? uint(findMSB(hits)) + 1u
+                      : hits - 1u;
+}
+
+void rf_coverage_reset() {
+  [[unroll]] for (uint k = 0u; k < RF_HIT_COUNTERS; ++k) rf_hits[k] = 0u;
+}
 
 // The edge and the block (site) each have their own bit: the block map is
 // exact (line coverage is read from it), the edge map hashed.
@@ -341,7 +339,8 @@ void rf_cmp_hook() {
 
 #ifndef RF_COVERAGE_SIGNATURE
 // Adds each hit counter's bucket as an edge-map feature (the precise build;
-// the signature build packs the buckets into its signature instead).
+// the signature build hashes the classes of its per-block counters into its
+// signature instead).
 void rf_hit_features() {
 #ifndef RF_NO_COVERAGE
   [[unroll]] for (uint k = 0u; k < RF_HIT_COUNTERS; ++k) {
