@@ -461,6 +461,12 @@ absl::Status GpuExecutor::Drain(Program& program, uint32_t slot_count,
   }
 }
 
+void GpuExecutor::MarkPublished(uint32_t count) {
+  for (uint32_t s = 0; s < count; ++s) {
+    ring_.words()[s * RF_SLOT_WORDS + RF_SLOT_STATUS] = RF_STATUS_PUBLISHED;
+  }
+}
+
 void GpuExecutor::PublishSlot(uint32_t s, const WorkItem& item, uint32_t seed) {
   uint32_t* slot = ring_.words() + s * RF_SLOT_WORDS;
   slot[RF_SLOT_STATUS] = RF_STATUS_EMPTY;
@@ -504,9 +510,7 @@ absl::Status GpuExecutor::Calibrate(const std::vector<Find>& inputs,
       item.priority = RF_PRIORITY_CRITICAL;
       PublishSlot(published, item, 0);
     }
-    for (uint32_t s = 0; s < published; ++s) {
-      ring_.words()[s * RF_SLOT_WORDS + RF_SLOT_STATUS] = RF_STATUS_PUBLISHED;
-    }
+    MarkPublished(published);
     BatchResult evaluated;
     std::vector<Find> unused;
     if (absl::Status s = Drain(*precise_, published, 1, 0, evaluated, unused);
@@ -552,10 +556,7 @@ absl::StatusOr<BatchResult> GpuExecutor::RunBatch(
     const auto partitions = PriorityPartitions(work.subspan(first, count));
     std::copy(partitions.begin(), partitions.end(),
               control_.words() + RF_CTRL_PRIORITY_PARTITIONS);
-    // Status last: a slot is visible to the GPU only once fully written.
-    for (uint32_t s = 0; s < count; ++s) {
-      ring_.words()[s * RF_SLOT_WORDS + RF_SLOT_STATUS] = RF_STATUS_PUBLISHED;
-    }
+    MarkPublished(count);
     std::vector<Find> candidates;
     steered_ = observer_;
     if (absl::Status s =

@@ -162,7 +162,12 @@ class GpuExecutor final : public Executor {
   uint64_t DataStart() const;
   absl::Status RebuildCorpus(uint32_t capacity, uint64_t data_words);
   void WriteCorpusEntry(uint32_t index, uint64_t offset_words, ByteSpan input);
+  // Writes slot `s` for `item`, status EMPTY: invisible to the GPU until
+  // MarkPublished.
   void PublishSlot(uint32_t s, const WorkItem& item, uint32_t seed);
+  // Sets slots [0, count) to PUBLISHED. Called after all their other words
+  // are written: a slot is visible to the GPU only once fully written.
+  void MarkPublished(uint32_t count);
   // Runs published slots [0, slot_count) of `program` to completion;
   // appends executions and finds to `result`, candidates to `candidates`.
   absl::Status Drain(Program& program, uint32_t slot_count, uint32_t max_stack,
