@@ -68,6 +68,7 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
   // off), so both get the same mutation engine.
   build.flat_mutation =
       options.mutation_engine != GpuExecutorOptions::MutationEngine::kBranching;
+  build.coherent_lanes = options.coherent_lanes;
   absl::StatusOr<Megakernel> precise =
       BuildMegakernelFromFile(options.target_path, build);
   if (!precise.ok()) return precise.status();

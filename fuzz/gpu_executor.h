@@ -55,6 +55,10 @@ struct GpuExecutorOptions {
   // SIMD back end runs every branch, and on the H200.
   enum class MutationEngine { kAuto, kBranching, kFlat };
   MutationEngine mutation_engine = MutationEngine::kAuto;
+  // Coherence groups of the flat engine (MegakernelOptions::coherent_lanes:
+  // 1, 2 or 4 lanes that take each havoc step at the same position).
+  // 4 matches lavapipe's default SIMD width (lavapipe_simd_bits 128).
+  uint32_t coherent_lanes = 4;
   // lavapipe's SIMD width in bits (its LP_NATIVE_VECTOR_WIDTH: 4 lanes at
   // 128, 8 at 256), set for the process before lavapipe first starts unless
   // the environment already names one; 0 leaves lavapipe's choice (the

@@ -20,6 +20,11 @@ uint32_t MutationStepBound(uint32_t max_len, uint32_t stack) {
 absl::StatusOr<Megakernel> BuildMegakernel(const std::string& target_name,
                                            const std::string& target_source,
                                            const MegakernelOptions& options) {
+  if (options.coherent_lanes != 1 && options.coherent_lanes != 2 &&
+      options.coherent_lanes != 4) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "coherent lanes must be 1, 2 or 4, not ", options.coherent_lanes));
+  }
   const uint32_t max_len =
       ((std::max<uint32_t>(options.max_len, 4) + 3) / 4) * 4;
   std::vector<vk::SourceFile> includes;
@@ -46,7 +51,11 @@ absl::StatusOr<Megakernel> BuildMegakernel(const std::string& target_name,
     compile.defines.push_back({"RF_COVERAGE_SIGNATURE", "1"});
   if (!options.coverage) compile.defines.push_back({"RF_NO_COVERAGE", "1"});
   const bool flat = options.flat_mutation && max_len <= kFlatMutationMaxLen;
-  if (flat) compile.defines.push_back({"RF_MUTATE_FLAT", "1"});
+  if (flat) {
+    compile.defines.push_back({"RF_MUTATE_FLAT", "1"});
+    compile.defines.push_back(
+        {"RF_COHERENT_LANES", absl::StrCat(options.coherent_lanes)});
+  }
   if (options.value_profile)
     compile.defines.push_back({"RF_VALUE_PROFILE", "1"});
   compile.debug_info = true;

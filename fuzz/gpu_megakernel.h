@@ -32,6 +32,10 @@ struct MegakernelOptions {
   // inputs held in registers (max_len <= kFlatMutationMaxLen); the branching
   // engine is used otherwise.
   bool flat_mutation = false;
+  // Invocations per coherence group of the flat engine (1, 2 or 4): they
+  // take each havoc step at the same position, with values spread over the
+  // group (shaders/megakernel_mutate_flat.glsl). 1: every lane on its own.
+  uint32_t coherent_lanes = 1;
 };
 
 // Largest max_len the flat mutation engine handles (its input lives in

@@ -15,8 +15,26 @@
 //            cut), 4 per micro-step, then havoc steps;
 //   CMP      the input-to-state write (operand search in one pass over the
 //            input's words), then havoc steps.
+// Coherent lanes: on a SIMD device a lane waits for the slowest lane of its
+// vector, and a target's path through a mutant depends most on where the
+// mutant differs from its parent. So the RF_COHERENT_LANES consecutive
+// invocations of a coherence group (1, 2 or 4; the host picks the SIMD
+// width) take each havoc step at the same position (the mutator is already
+// the same in the whole workgroup iteration), and then run the same path up
+// to it. Each lane still draws its own values; block sizes, flipped bits and
+// interesting values are spread over the group (lane j takes the group's
+// draw + j, wrapped), so the group's mutants differ wherever the mutator's
+// choices allow. Every mutant on its own keeps the distribution of an
+// independent draw; only its group's mutants are correlated.
 // Requires the register input form (RF_INPUT_IN_REGISTERS). Included by
 // megakernel_mutate.glsl when the host defines RF_MUTATE_FLAT.
+
+#ifndef RF_COHERENT_LANES
+#define RF_COHERENT_LANES 1
+#endif
+#if RF_COHERENT_LANES != 1 && RF_COHERENT_LANES != 2 && RF_COHERENT_LANES != 4
+#error "RF_COHERENT_LANES must be 1, 2 or 4"
+#endif
 
 // 4 input bytes from byte `pos` on, little-endian; bytes past the buffer
 // read 0.
@@ -210,6 +228,14 @@ bool rf_cmp_setup(uint len, out uint at, out uint width, out uint value) {
 // 64-bit product.
 uint rf_scale16(uint r16, uint n) { return (r16 * n) >> 16u; }
 
+// (x + j) mod d for x < d, j < 4 and d >= 1, without a division.
+uint rf_spread(uint x, uint j, uint d) {
+  x += j;
+  x = x >= d ? x - d : x;
+  x = x >= d ? x - d : x;
+  return x >= d ? x - d : x;
+}
+
 // One micro-step. `choice` (the same in all lanes of a workgroup iteration)
 // picks the havoc mutator: 0 flip bit, 1/8 random byte, 2 interesting value,
 // 3 add/subtract, 4 insert, 5 erase, 6 duplicate, 7 copy. A pending stream
@@ -218,11 +244,17 @@ uint rf_scale16(uint r16, uint n) { return (r16 * n) >> 16u; }
 uint rf_flat_step(uint len, uint choice, uint cmp_at, uint cmp_width, uint cmp_value) {
   choice = len == 0u ? 4u : choice;
   uint max_len = pc.max_len;
-  // Four 32-bit draws feed every parameter: the mutators are mutually
-  // exclusive, so those that never run together share random bits.
-  uint r_pos = rf_rand();   // positions: low half source side, high half destination
+  // Five 32-bit draws feed every parameter: the mutators are mutually
+  // exclusive, so those that never run together share random bits. r_pos
+  // and r_group are the coherence group's (see the file comment), the others
+  // the lane's own.
+  uint group_lane = gl_LocalInvocationID.x & uint(RF_COHERENT_LANES - 1);
+  uint group = gl_LocalInvocationID.x / uint(RF_COHERENT_LANES);
+  uint r_pos = rf_hash(rf_rand_wide() ^ group * 0x9E3779B9u);
+  // r_pos: positions, low half source side, high half destination
+  uint r_group = rf_hash(r_pos ^ 0x85EBCA6Bu);  // spread: sizes, bits, values
   uint r_fill = rf_rand();  // inserted bytes
-  uint r_a = rf_rand();     // widths, sizes, flags
+  uint r_a = rf_rand();     // widths, flags
   uint r_b = rf_rand();     // values
   // Value mutators: width 1, 2 or 4 (fitting len), position, byte order.
   uint w = 1u << rf_scale16(r_a & 0xFFFFu, 3u);
@@ -233,10 +265,13 @@ uint rf_flat_step(uint len, uint choice, uint cmp_at, uint cmp_width, uint cmp_v
   bool big = (r_a & 0x10000u) != 0u;
   // Block mutators: n bytes (1..4), a source and a destination.
   uint room = max_len - min(len, max_len);
-  uint r_n = (r_a >> 17u) << 1u;  // 15 random bits scaled to 16
-  uint n_ins = 1u + rf_scale16(r_n, max(min(4u, room), 1u));
-  uint n_blk = 1u + rf_scale16(r_n, max(min(4u, len - min(len, 1u)), 1u));
-  uint n_dup = 1u + rf_scale16(r_n, max(min(min(4u, len), room), 1u));
+  uint r_n = r_group & 0xFFFFu;
+  uint d_ins = max(min(4u, room), 1u);
+  uint d_blk = max(min(4u, len - min(len, 1u)), 1u);
+  uint d_dup = max(min(min(4u, len), room), 1u);
+  uint n_ins = 1u + rf_spread(rf_scale16(r_n, d_ins), group_lane, d_ins);
+  uint n_blk = 1u + rf_spread(rf_scale16(r_n, d_blk), group_lane, d_blk);
+  uint n_dup = 1u + rf_spread(rf_scale16(r_n, d_dup), group_lane, d_dup);
   bool ins_ok = len < max_len;
   bool era_ok = len > 1u;
   bool dup_ok = len != 0u && len < max_len;
@@ -251,11 +286,12 @@ uint rf_flat_step(uint len, uint choice, uint cmp_at, uint cmp_width, uint cmp_v
   uint epos = src;
   uint fill_byte = (r_fill & 0xFFu) * 0x01010101u;
   uint fill = (r_b & 0x80000000u) != 0u ? fill_byte : r_fill;
-  uint bit = 1u << (r_b & 7u);
+  uint bit = 1u << (((r_group >> 16u) + group_lane) & 7u);
   uint rnd = 1u + rf_scale16((r_b >> 3u) & 0xFFFFu, 255u);
   uint delta = 1u + rf_scale16((r_b >> 3u) & 0xFFFFu, 35u);
   bool sub = (r_b & 0x40000000u) != 0u;
-  uint interesting = rf_interesting_flat(w, rf_scale16((r_b >> 14u) & 0xFFFFu, 10u));
+  uint interesting = rf_interesting_flat(
+      w, rf_spread(rf_scale16(r_group >> 16u, 10u), group_lane, 10u));
 
   // Read.
   bool stream = rf_stream_left != 0u;

@@ -63,6 +63,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   options.value_profile = Flag(argc, argv, "value_profile", "0") == "1";
+  options.coherent_lanes = std::stoul(Flag(argc, argv, "coherent_lanes", "4"));
   const double seconds = std::stod(Flag(argc, argv, "seconds", "5"));
   if (options.target_path.empty()) {
     std::fprintf(stderr,

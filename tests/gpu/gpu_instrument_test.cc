@@ -99,6 +99,25 @@ TEST(GpuInstrumentTest, ValueProfileBuildsInBothCoverageModes) {
   }
 }
 
+// The flat engine's coherence groups build with 1, 2 or 4 lanes; any other
+// width is an error that names it.
+TEST(GpuInstrumentTest, CoherentLanesAreOneTwoOrFour) {
+  MegakernelOptions options;
+  options.flat_mutation = true;
+  for (uint32_t lanes : {1u, 2u, 4u}) {
+    options.coherent_lanes = lanes;
+    absl::StatusOr<Megakernel> kernel =
+        BuildMegakernel("s.fz", kSwitchTarget, options);
+    EXPECT_TRUE(kernel.ok()) << lanes << ": " << kernel.status();
+  }
+  options.coherent_lanes = 3;
+  absl::StatusOr<Megakernel> kernel =
+      BuildMegakernel("s.fz", kSwitchTarget, options);
+  ASSERT_FALSE(kernel.ok());
+  EXPECT_NE(kernel.status().message().find("not 3"), std::string::npos)
+      << kernel.status();
+}
+
 TEST(GpuInstrumentTest, RejectsGarbage) {
   std::vector<uint32_t> garbage = {1, 2, 3, 4, 5, 6};
   EXPECT_FALSE(InstrumentSpirv(garbage).ok());

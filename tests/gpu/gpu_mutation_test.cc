@@ -1,6 +1,7 @@
 // The GPU mutation engines (flat and branching), each on lavapipe: every
 // work kind must produce the inputs it promises, within max_len.
 #include <algorithm>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -27,8 +28,10 @@ class GpuMutationTest : public testing::TestWithParam<Engine> {
  protected:
   std::unique_ptr<GpuExecutor> Make(const std::string& target,
                                     uint32_t max_len = 64,
-                                    bool keep_going = false) {
+                                    bool keep_going = false,
+                                    uint32_t coherent_lanes = 4) {
     GpuExecutorOptions options;
+    options.coherent_lanes = coherent_lanes;
     options.keep_going = keep_going;
     options.target_path = Data(target);
     options.device = "cpu";
@@ -160,6 +163,30 @@ TEST_P(GpuMutationTest, MutationsStackUpToTheSlotsDepth) {
     }
   }
   EXPECT_TRUE(two_erases) << "no mutant carried two erases";
+}
+
+// Block mutators move 1 to 4 bytes: TRIM mutants of a 16-byte parent lose
+// each of those sizes, whether the lanes of a coherence group share the
+// erase position (sizes spread over the group) or every lane draws alone.
+TEST_P(GpuMutationTest, ErasesTakeEveryBlockSize) {
+  for (uint32_t lanes : {4u, 1u}) {
+    auto executor = Make("erase_size.fz", 64, /*keep_going=*/true, lanes);
+    ASSERT_NE(executor, nullptr);
+    ASSERT_TRUE(executor->AddInput(Bytes(16, 0x41)).ok());
+    std::set<uint32_t> sizes;
+    for (int batch = 0; batch < 10 && sizes.size() < 4; ++batch) {
+      absl::StatusOr<BatchResult> r =
+          executor->RunBatch(Work(RF_OP_TRIM, /*stack=*/1), batch + 1);
+      ASSERT_TRUE(r.ok()) << r.status();
+      for (const Find& f : r->finds) {
+        if (!IsBug(f.kind)) continue;
+        EXPECT_GE(f.code, 1u);
+        EXPECT_LE(f.code, 4u) << "an erase of " << f.code << " bytes";
+        sizes.insert(f.code);
+      }
+    }
+    EXPECT_EQ(sizes, (std::set<uint32_t>{1, 2, 3, 4})) << lanes << " lanes";
+  }
 }
 
 // No mutant of any work kind grows past max_len, however long the token,
