@@ -21,14 +21,15 @@
 // invocations of a coherence group (1, 2 or 4: GpuExecutorOptions::
 // coherent_lanes, 4 by default, lavapipe's SIMD width) take each havoc step
 // at the same position (the mutator is already the same in the whole
-// workgroup iteration), and then run the same path up to it. The group's
-// draws come from the workgroup's shared stream (rf_rand_wide), so a lane
-// whose stream write took more micro-steps than its group's leaves the
-// group for the rest of that mutant: less coherence, nothing else. Each lane still draws its own values; block sizes, flipped bits and
-// interesting values are spread over the group (lane j takes the group's
-// draw + j, wrapped), so the group's mutants differ wherever the mutator's
-// choices allow. Every mutant on its own keeps the distribution of an
-// independent draw; only its group's mutants are correlated.
+// workgroup iteration), and then run the same path up to it. Each lane
+// still draws its own values; block sizes, flipped bits and interesting
+// values are spread over the group (lane j takes the group's draw + j,
+// wrapped), so the group's mutants differ wherever the mutator's choices
+// allow. Every mutant on its own keeps the distribution of an independent
+// draw; only its group's mutants are correlated. The group's draws come
+// from the workgroup's shared stream (rf_rand_wide), so a lane whose stream
+// write took more micro-steps than its group's leaves the group for the
+// rest of that mutant: less coherence, nothing else.
 // Requires the register input form (RF_INPUT_IN_REGISTERS). Included by
 // megakernel_mutate.glsl when the host defines RF_MUTATE_FLAT.
 

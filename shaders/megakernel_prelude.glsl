@@ -225,10 +225,10 @@ void rf_cov_hook() {
 // register counters (block i counts in counter i % RF_HIT_COUNTERS, so
 // blocks share counters as AFL's edges share map bytes). rf_site is a
 // constant stored right before each rf_cov_hook call, so after inlining
-// counting is one add. At the end of an
-// execution each counter, bucketed like AFL's hit counts (1, 2, 3, 4-7,
-// 8-15, 16-31, 32-127, 128+), is a coverage feature (rf_hit_features): a
-// block, and so a loop, reached a new number of times is progress.
+// counting is one add. At the end of an execution each counter, bucketed
+// like AFL's hit counts (1, 2, 3, 4-7, 8-15, 16-31, 32-127, 128+), is a
+// coverage feature (rf_hit_features): a block, and so a loop, reached a new
+// number of times is progress.
 #define RF_HIT_COUNTERS 16u
 uint rf_hits[RF_HIT_COUNTERS];
 

@@ -155,14 +155,13 @@
 #define RF_FIND_OPCODE 3u  // work kind that produced it
 #define RF_FIND_LEN 4u     // input length in bytes
 #define RF_FIND_CODE 5u    // fz_crash code; overread/out-of-bounds: index
-#define RF_FIND_AUX \
-  6u                         // overread: input length; out-of-bounds: bounds
-                             // site (host: the array's length); timeout:
-                             // loop steps
+// AUX: overread: the input length; out-of-bounds: the bounds site (host:
+// the array's length); timeout: loop steps.
+#define RF_FIND_AUX 6u
 #define RF_FIND_NEW_BITS 7u  // coverage bits this input set first
-#define RF_FIND_SITE \
-  8u  // source location index of a fault (rf_loc);
-      // out-of-bounds: the bounds site
+// SITE: the source location index of a fault (rf_loc); out-of-bounds: the
+// bounds site.
+#define RF_FIND_SITE 8u
 #define RF_FIND_HEADER_WORDS 9u
 #define RF_FIND_WORDS(max_words) (RF_FIND_HEADER_WORDS + (max_words))
 

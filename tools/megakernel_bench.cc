@@ -63,7 +63,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   options.value_profile = Flag(argc, argv, "value_profile", "0") == "1";
-  options.coherent_lanes = std::stoul(Flag(argc, argv, "coherent_lanes", "4"));
+  options.coherent_lanes = std::stoul(Flag(
+      argc, argv, "coherent_lanes", std::to_string(options.coherent_lanes)));
   const double seconds = std::stod(Flag(argc, argv, "seconds", "5"));
   if (options.target_path.empty()) {
     std::fprintf(stderr,
