@@ -51,6 +51,13 @@ Find::Kind KindOf(uint32_t raw) {
   }
 }
 
+// Work kinds that a havoc-only build runs as the full build does
+// (MegakernelOptions::havoc_only).
+bool IsHavocClass(uint32_t opcode) {
+  return opcode == RF_OP_HAVOC || opcode == RF_OP_TRIM ||
+         opcode == RF_OP_REPLAY;
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
@@ -137,10 +144,24 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
           fast.ok() ? e.AddProgram(*std::move(fast), e.fast_) : fast.status();
     });
   }
+  absl::Status havoc_status = absl::OkStatus();
+  std::thread havoc_builder;
+  if (signature && info.is_cpu && options.havoc_build) {
+    MegakernelOptions havoc = build;
+    havoc.havoc_only = true;
+    havoc_builder = std::thread([&e, &options, havoc, &havoc_status] {
+      absl::StatusOr<Megakernel> kernel =
+          BuildMegakernelFromFile(options.target_path, havoc);
+      havoc_status = kernel.ok() ? e.AddProgram(*std::move(kernel), e.havoc_)
+                                 : kernel.status();
+    });
+  }
   absl::Status precise_status = e.AddProgram(*std::move(precise), e.precise_);
   if (fast_builder.joinable()) fast_builder.join();
+  if (havoc_builder.joinable()) havoc_builder.join();
   if (!precise_status.ok()) return precise_status;
   if (!fast_status.ok()) return fast_status;
+  if (!havoc_status.ok()) return havoc_status;
   if (absl::Status s = e.RebuildCorpus(64, 64 * (max_words + 1)); !s.ok()) {
     return s;
   }
@@ -192,6 +213,7 @@ GpuExecutor::~GpuExecutor() {
   // ended; destroying what it uses would block forever (or worse). Leak it.
   (void)precise_.release();
   (void)fast_.release();
+  (void)havoc_.release();
   (void)corpus_.release();
   for (vk::Buffer* buffer : {&control_, &ring_, &finds_, &dict_}) {
     (void)new vk::Buffer(std::move(*buffer));
@@ -216,10 +238,15 @@ absl::Status GpuExecutor::AddProgram(Megakernel kernel,
   return absl::OkStatus();
 }
 
+GpuExecutor::Program& GpuExecutor::ProgramFor(uint32_t opcode) {
+  if (havoc_ != nullptr && IsHavocClass(opcode)) return *havoc_;
+  return fast_ != nullptr ? *fast_ : *precise_;
+}
+
 absl::Status GpuExecutor::BindAll() {
   const vk::Buffer* buffers[RF_BINDING_COUNT] = {
       &control_, &ring_, corpus_.get(), &finds_, &dict_};
-  for (Program* program : {precise_.get(), fast_.get()}) {
+  for (Program* program : {precise_.get(), fast_.get(), havoc_.get()}) {
     if (program == nullptr) continue;
     if (absl::Status s = program->dispatcher->BindBuffers(buffers); !s.ok()) {
       return s;
@@ -535,11 +562,27 @@ absl::Status GpuExecutor::Calibrate(const std::vector<Find>& inputs,
 absl::StatusOr<BatchResult> GpuExecutor::RunBatch(
     absl::Span<const WorkItem> work, uint64_t seed) {
   BatchResult result;
-  Program& program = fast_ != nullptr ? *fast_ : *precise_;
   host_stopped_ = false;
-  for (size_t first = 0; first < work.size(); first += ring_slots_) {
-    const uint32_t count = static_cast<uint32_t>(
-        std::min<size_t>(ring_slots_, work.size() - first));
+  // With a havoc-only build, its items run first (in their order), then the
+  // others on the full build: each dispatch runs one build.
+  std::vector<WorkItem> ordered;
+  size_t havoc_items = 0;
+  if (havoc_ != nullptr) {
+    ordered.reserve(work.size());
+    for (const WorkItem& item : work) {
+      if (IsHavocClass(item.opcode)) ordered.push_back(item);
+    }
+    havoc_items = ordered.size();
+    for (const WorkItem& item : work) {
+      if (!IsHavocClass(item.opcode)) ordered.push_back(item);
+    }
+    work = ordered;
+  }
+  for (size_t first = 0; first < work.size();) {
+    const size_t end = first < havoc_items ? havoc_items : work.size();
+    const uint32_t count =
+        static_cast<uint32_t>(std::min<size_t>(ring_slots_, end - first));
+    Program& program = ProgramFor(work[first].opcode);
     uint32_t max_stack = 1;
     for (uint32_t s = 0; s < count; ++s) {
       const WorkItem& item = work[first + s];
@@ -572,6 +615,7 @@ absl::StatusOr<BatchResult> GpuExecutor::RunBatch(
     }
     if (control_.words()[RF_RES_STOP] != 0) break;
     if (host_stopped_) break;
+    first += count;
   }
   return result;
 }
@@ -828,7 +872,7 @@ absl::StatusOr<BatchResult> GpuExecutor::ReplaySlot(const SuspectSlot& slot) {
   }
   target[RF_SLOT_STATUS] = RF_STATUS_PUBLISHED;
 
-  Program& program = fast_ != nullptr ? *fast_ : *precise_;
+  Program& program = ProgramFor(words[RF_SLOT_OPCODE]);
   const uint32_t max_stack =
       std::clamp<uint32_t>(words[RF_SLOT_ARG0 + RF_ARG_STACK], 1, kMaxStack);
   const uint32_t saved_steps = exec_steps_, saved_groups = groups_;

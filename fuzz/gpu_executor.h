@@ -59,6 +59,14 @@ struct GpuExecutorOptions {
   // 1, 2 or 4 lanes that take each havoc step at the same position).
   // 4 matches lavapipe's default SIMD width (lavapipe_simd_bits 128).
   uint32_t coherent_lanes = 4;
+  // On CPU devices in signature mode, HAVOC, TRIM and REPLAY slots run on a
+  // third build without the DICT, SPLICE and CMP code
+  // (MegakernelOptions::havoc_only), the other kinds on the full signature
+  // build. lavapipe runs every branch of a SIMD vector, so in one build
+  // every mutant pays for the code of all work kinds: the havoc-only build
+  // ran 1.17x the full one over a bytecode_vm corpus (docs/perf.md). It
+  // costs one more pipeline compile at start-up (cached by Mesa on disk).
+  bool havoc_build = true;
   // lavapipe's SIMD width in bits (its LP_NATIVE_VECTOR_WIDTH: 4 lanes at
   // 128, 8 at 256), set for the process before lavapipe first starts unless
   // the environment already names one; 0 leaves lavapipe's choice (the
@@ -109,6 +117,9 @@ class GpuExecutor final : public Executor {
   // unless signature mode is on).
   const Megakernel& kernel() const { return precise_->kernel; }
   bool signature_mode() const { return fast_ != nullptr; }
+  // Whether HAVOC, TRIM and REPLAY slots run on a havoc-only build
+  // (GpuExecutorOptions::havoc_build).
+  bool havoc_build() const { return havoc_ != nullptr; }
   // Whether fuzzing batches run the flat mutation engine.
   bool flat_mutation() const {
     return (fast_ != nullptr ? fast_ : precise_)->kernel.flat_mutation;
@@ -157,6 +168,8 @@ class GpuExecutor final : public Executor {
               const GpuExecutorOptions& options);
 
   absl::Status AddProgram(Megakernel kernel, std::unique_ptr<Program>& slot);
+  // The build that runs fuzzing slots of work kind `opcode`.
+  Program& ProgramFor(uint32_t opcode);
   absl::Status BindAll();
   // Corpus buffer layout: the index of corpus_capacity_ + scratch_entries_
   // entries, scratch_entries_ * max_words words of scratch inputs (Execute
@@ -202,6 +215,9 @@ class GpuExecutor final : public Executor {
   std::unique_ptr<vk::Buffer> corpus_;  // replaced when it grows
   std::unique_ptr<Program> precise_;
   std::unique_ptr<Program> fast_;  // signature build; null in precise mode
+  // Havoc-only signature build (GpuExecutorOptions::havoc_build); null when
+  // there is none.
+  std::unique_ptr<Program> havoc_;
 
   std::vector<Bytes> inputs_;       // host mirror of the corpus buffer
   uint32_t corpus_capacity_ = 0;    // index entries for corpus inputs

@@ -58,6 +58,7 @@ absl::StatusOr<Megakernel> BuildMegakernel(const std::string& target_name,
   }
   if (options.value_profile)
     compile.defines.push_back({"RF_VALUE_PROFILE", "1"});
+  if (options.havoc_only) compile.defines.push_back({"RF_HAVOC_ONLY", "1"});
   compile.debug_info = true;
   absl::StatusOr<std::vector<uint32_t>> spirv =
       vk::CompileComputeShader(main, includes, compile);

@@ -36,6 +36,13 @@ struct MegakernelOptions {
   // take each havoc step at the same position, with values spread over the
   // group (shaders/megakernel_mutate_flat.glsl). 1: every lane on its own.
   uint32_t coherent_lanes = 1;
+  // Havoc-class work only (RF_HAVOC_ONLY): HAVOC, TRIM, REPLAY and
+  // CALIBRATE slots run as in the full build; the DICT, SPLICE and CMP code
+  // is left out, and such a slot runs havoc. For back ends that run every
+  // branch of a SIMD vector (lavapipe), where that code costs every mutant
+  // its full size whatever its work kind; GpuExecutor runs the other kinds
+  // on a full build.
+  bool havoc_only = false;
 };
 
 // Largest max_len the flat mutation engine handles (its input lives in

@@ -371,14 +371,16 @@ uint rf_mut_cmp(uint len) {
 #include "megakernel_mutate_flat.glsl"
 #else
 // Applies one mutation of the work kind to the loaded input (a havoc step
-// for HAVOC, and for DICT without a dictionary); replays and calibrations
-// leave it as is. Stacks are chains of calls (rf_run_slot). Returns the
-// length.
+// for HAVOC, for DICT without a dictionary, and in a havoc-only build
+// (RF_HAVOC_ONLY) for DICT, SPLICE and CMP); replays and calibrations leave
+// it as is. Stacks are chains of calls (rf_run_slot). Returns the length.
 uint rf_mutate(uint opcode, uint len, uint partner) {
   if (opcode == RF_OP_REPLAY || opcode == RF_OP_CALIBRATE) return len;
+#ifndef RF_HAVOC_ONLY
   if (opcode == RF_OP_SPLICE) return rf_mut_splice(len, partner);
   if (opcode == RF_OP_DICT && pc.dict_count != 0u) return rf_mut_dict(len);
   if (opcode == RF_OP_CMP) return rf_mut_cmp(len);
+#endif
   rf_steps += 1u;
   return opcode == RF_OP_TRIM ? rf_mut_erase(len) : rf_havoc_step(len);
 }

@@ -30,6 +30,8 @@
 // from the workgroup's shared stream (rf_rand_wide), so a lane whose stream
 // write took more micro-steps than its group's leaves the group for the
 // rest of that mutant: less coherence, nothing else.
+// A havoc-only build (RF_HAVOC_ONLY, MegakernelOptions::havoc_only) leaves
+// the stream and input-to-state code out of every micro-step.
 // Requires the register input form (RF_INPUT_IN_REGISTERS). Included by
 // megakernel_mutate.glsl when the host defines RF_MUTATE_FLAT.
 
@@ -298,10 +300,17 @@ uint rf_flat_step(uint len, uint choice, uint cmp_at, uint cmp_width, uint cmp_v
       w, rf_spread(rf_scale16(r_group >> 16u, 10u), group_lane, 10u));
 
   // Read.
+#ifdef RF_HAVOC_ONLY
+  const bool stream = false;
+  const uint stream_value = 0u;
+  const uint chunk = 0u;
+#else
   bool stream = rf_stream_left != 0u;
+  uint stream_value = rf_stream_peek4();
+  uint chunk = min(rf_stream_left, 4u);
+#endif
   bool cmp = cmp_width != 0u;
   uint old = rf_peek4(choice == 6u || choice == 7u ? src : vpos);
-  uint stream_value = rf_stream_peek4();
 
   // The value to write and where.
   uint m = rf_width_mask(w);
@@ -322,7 +331,6 @@ uint rf_flat_step(uint len, uint choice, uint cmp_at, uint cmp_width, uint cmp_v
   uint new_len = gap_up ? len + gap : len - gap;
 
   // A stream chunk or the input-to-state write replaces the havoc step.
-  uint chunk = min(rf_stream_left, 4u);
   value = stream ? stream_value : (cmp ? cmp_value : value);
   at = stream ? rf_stream_at : (cmp ? cmp_at : at);
   width = stream ? chunk : (cmp ? cmp_width : width);
@@ -334,11 +342,28 @@ uint rf_flat_step(uint len, uint choice, uint cmp_at, uint cmp_width, uint cmp_v
   // Write.
   rf_shift(gap_at, gap, gap_up);
   rf_poke(at, width, value);
+#ifndef RF_HAVOC_ONLY
   rf_stream_left -= chunk;
   rf_stream_at += chunk;
   rf_stream_from += chunk;
+#endif
   return new_len;
 }
+
+#ifdef RF_HAVOC_ONLY
+// Havoc-only build: one havoc step (TRIM: one erase), the same draws as the
+// full build's rf_mutate makes for those kinds; DICT, SPLICE and CMP slots
+// run havoc. Returns the length.
+uint rf_mutate(uint opcode, uint len, uint partner) {
+  uint n = opcode == RF_OP_REPLAY || opcode == RF_OP_CALIBRATE ? 0u : 1u;
+  for (uint k = 0u; k < n; ++k) {
+    uint choice = opcode == RF_OP_TRIM ? 5u : rf_below_wide(9u);
+    len = rf_flat_step(len, choice, 0u, 0u, 0u);
+  }
+  rf_steps += n;
+  return len;
+}
+#else
 
 // Applies one mutation of the work kind to the loaded input (a havoc step
 // for HAVOC, and for DICT without a dictionary; a stream write takes as
@@ -390,3 +415,4 @@ uint rf_mutate(uint opcode, uint len, uint partner) {
   rf_steps += n + extra;
   return len;
 }
+#endif  // RF_HAVOC_ONLY

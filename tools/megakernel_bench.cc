@@ -62,7 +62,19 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "-mutation must be auto, flat or branching\n");
     return 2;
   }
+  const std::string coverage_mode = Flag(argc, argv, "coverage_mode", "auto");
+  if (coverage_mode == "precise") {
+    options.coverage_mode =
+        ringfuzz::GpuExecutorOptions::CoverageMode::kPrecise;
+  } else if (coverage_mode == "signature") {
+    options.coverage_mode =
+        ringfuzz::GpuExecutorOptions::CoverageMode::kSignature;
+  } else if (coverage_mode != "auto") {
+    std::fprintf(stderr, "-coverage_mode must be auto, precise or signature\n");
+    return 2;
+  }
   options.value_profile = Flag(argc, argv, "value_profile", "0") == "1";
+  options.havoc_build = Flag(argc, argv, "havoc_build", "1") != "0";
   options.coherent_lanes = std::stoul(Flag(
       argc, argv, "coherent_lanes", std::to_string(options.coherent_lanes)));
   const double seconds = std::stod(Flag(argc, argv, "seconds", "5"));

@@ -106,6 +106,36 @@ TEST_P(GpuMutationTest, DictionaryTokenIsWrittenWhole) {
       << executor->last_validation_message();
 }
 
+// A batch that mixes work kinds runs every item, each kind on its build
+// (lavapipe: HAVOC on the havoc-only build, DICT on the full one), and its
+// DICT items still write their token.
+TEST_P(GpuMutationTest, MixedBatchRunsEveryKindOnItsBuild) {
+  auto executor = Make("needle.fz", 64, /*keep_going=*/true);
+  ASSERT_NE(executor, nullptr);
+  EXPECT_TRUE(executor->havoc_build());
+  ASSERT_TRUE(executor->AddInput(Str("AAAAAAAAAAAAAAAA")).ok());
+  ASSERT_TRUE(executor->SetDictionary({Str("RINGFUZZ-TOK")}).ok());
+  std::vector<WorkItem> work;
+  for (int i = 0; i < 8; ++i) {
+    work.push_back(Work(RF_OP_HAVOC, /*stack=*/1, 256)[0]);
+    work.push_back(Work(RF_OP_DICT, /*stack=*/1, 256)[0]);
+  }
+  bool token_found = false;
+  for (uint64_t seed = 1; seed <= 20 && !token_found; ++seed) {
+    absl::StatusOr<BatchResult> r = executor->RunBatch(work, seed);
+    ASSERT_TRUE(r.ok()) << r.status();
+    EXPECT_EQ(r->executions, 16u * 256u);
+    for (const Find& f : r->finds) {
+      if (f.kind != Find::Kind::kCrash || f.code != 1u) continue;
+      EXPECT_EQ(f.opcode, RF_OP_DICT);
+      token_found = true;
+    }
+  }
+  EXPECT_TRUE(token_found);
+  EXPECT_EQ(executor->validation_messages(), 0u)
+      << executor->last_validation_message();
+}
+
 // A SPLICE mutant with no havoc step is the parent with one run of the
 // partner's bytes in it (overwriting a chunk, or replacing its suffix).
 TEST_P(GpuMutationTest, SpliceTakesOneRunOfThePartner) {
