@@ -6,13 +6,16 @@
 //                    [-max_len=N] [-opcode=N] [-stack=N]
 //                    [-coverage=0|1] [-compares=0|1] [-bounds=0|1]
 //                    [-value_profile=0|1] [-mutation=auto|flat|branching]
-//                    [-parent=FILE] [-keep_going=0|1]
+//                    [-parent=FILE] [-keep_going=0|1] [-coherent_lanes=1|2|4]
+//                    [-coverage_mode=auto|precise|signature] [-havoc_build=0|1]
 //
 // The three switches turn the instrumentation's hooks off one by one (loop
 // budgets always stay), for measuring what each costs; -value_profile=1
 // adds the compare-distance features (ringfuzz -use_value_profile=1);
 // -mutation picks the GPU mutation engine; -parent is the input every
-// mutant starts from (default 16 x 'A'); -keep_going=1 lets faults go on.
+// mutant starts from (default 16 x 'A'); -keep_going=1 lets faults go on;
+// -coherent_lanes, -coverage_mode and -havoc_build set the
+// GpuExecutorOptions fields of those names (auto: the device's default).
 #include <sys/resource.h>
 
 #include <chrono>
