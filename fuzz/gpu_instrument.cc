@@ -306,10 +306,14 @@ class Instrumenter {
           block_index < redundant.size() && redundant[block_index];
       ++block_index;
       if (options_.coverage && !skip) {
+        // The hook's number: its site, or with pruning (the signature
+        // build, whose per-block counters are all it numbers) its rank
+        // among the hooked blocks, so that block_hooks counters hold them.
+        const uint32_t number = options_.prune ? block_hooks_ : site;
         ++block_hooks_;
         out.push_back(
             Make(spv::Op::OpStore,
-                 {site_var_, Constant((site << 16) | SiteEdgeHash(site))}));
+                 {site_var_, Constant((number << 16) | SiteEdgeHash(site))}));
         out.push_back(
             Make(spv::Op::OpFunctionCall, {void_type_, NewId(), cov_hook_}));
       }

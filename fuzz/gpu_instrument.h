@@ -81,9 +81,11 @@ struct InstrumentOptions {
   bool compares = true;  // compare and switch hooks (the dictionary is kept)
   bool bounds = true;    // local-array bounds checks
   // Skip the block hook of blocks whose visits the others imply (see
-  // fuzz/gpu_cfg.h). Sites keep their numbers; a skipped block is never
-  // recorded itself, so only a build whose coverage is a filter (the
-  // signature build) may prune.
+  // fuzz/gpu_cfg.h). Sites keep their numbers, but the hooks store their
+  // rank among the hooked blocks (0 .. block_hooks - 1) in rf_site's high
+  // half instead of their site; a skipped block is never recorded itself,
+  // so only a build whose coverage is a filter (the signature build) may
+  // prune.
   bool prune = false;
 };
 

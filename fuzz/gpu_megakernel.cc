@@ -1,5 +1,6 @@
 #include "fuzz/gpu_megakernel.h"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <vector>
@@ -60,21 +61,53 @@ absl::StatusOr<Megakernel> BuildMegakernel(const std::string& target_name,
     compile.defines.push_back({"RF_VALUE_PROFILE", "1"});
   if (options.havoc_only) compile.defines.push_back({"RF_HAVOC_ONLY", "1"});
   compile.debug_info = true;
-  absl::StatusOr<std::vector<uint32_t>> spirv =
-      vk::CompileComputeShader(main, includes, compile);
-  if (!spirv.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "target '", target_name, "' does not compile as a ringfuzz target:\n",
-        spirv.status().message(),
-        "\nThe target dialect is described in docs/dialect.md."));
-  }
-  absl::StatusOr<InstrumentedModule> module = InstrumentSpirv(
-      *spirv, {options.coverage, options.compares, options.bounds,
-               /*prune=*/options.signature});
-  if (!module.ok()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("cannot instrument target '", target_name,
-                     "': ", module.status().message()));
+  // Compiles and instruments with `defines` added.
+  auto build =
+      [&](const std::vector<std::pair<std::string, std::string>>& defines)
+      -> absl::StatusOr<InstrumentedModule> {
+    vk::CompileOptions with = compile;
+    with.defines.insert(with.defines.end(), defines.begin(), defines.end());
+    absl::StatusOr<std::vector<uint32_t>> spirv =
+        vk::CompileComputeShader(main, includes, with);
+    if (!spirv.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "target '", target_name, "' does not compile as a ringfuzz target:\n",
+          spirv.status().message(),
+          "\nThe target dialect is described in docs/dialect.md."));
+    }
+    absl::StatusOr<InstrumentedModule> module = InstrumentSpirv(
+        *spirv, {options.coverage, options.compares, options.bounds,
+                 /*prune=*/options.signature});
+    if (!module.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("cannot instrument target '", target_name,
+                       "': ", module.status().message()));
+    }
+    return module;
+  };
+  absl::StatusOr<InstrumentedModule> module = build({});
+  if (!module.ok()) return module.status();
+  // The signature's per-block counters, sized to the hooks the pruned
+  // instrumentation placed (it numbers them densely): every counter word
+  // costs each execution a reset, a classification and a hash step, whether
+  // a block uses it or not. The hooks do not depend on the size, so a
+  // second compile with it places the same ones.
+  uint32_t signature_words = 0;
+  if (options.signature) {
+    const uint32_t hooks = module->block_hooks;
+    signature_words =
+        std::clamp<uint32_t>((hooks + 3) / 4, 1, kMaxSignatureWords);
+    if (signature_words < kMaxSignatureWords) {
+      module =
+          build({{"RF_SIG_COUNT_WORDS", absl::StrCat(signature_words, "u")}});
+      if (!module.ok()) return module.status();
+      if (module->block_hooks != hooks) {
+        return absl::InternalError(
+            absl::StrCat("signature build of '", target_name, "': ", hooks,
+                         " block hooks, then ", module->block_hooks,
+                         " once sized (please report this ringfuzz bug)"));
+      }
+    }
   }
   if (absl::Status valid = vk::ValidateSpirv(module->spirv); !valid.ok()) {
     return absl::InternalError(absl::StrCat(
@@ -90,6 +123,7 @@ absl::StatusOr<Megakernel> BuildMegakernel(const std::string& target_name,
   kernel.signature = options.signature;
   kernel.flat_mutation = flat;
   kernel.value_profile = options.value_profile;
+  kernel.signature_words = signature_words;
   return kernel;
 }
 

@@ -45,6 +45,11 @@ struct MegakernelOptions {
   bool havoc_only = false;
 };
 
+// Most words of per-block counters a signature holds (RF_SIG_COUNT_WORDS's
+// default in shaders/megakernel_prelude.glsl): targets with more block
+// hooks than 4 per word share counters.
+inline constexpr uint32_t kMaxSignatureWords = 32;
+
 // Largest max_len the flat mutation engine handles (its input lives in
 // registers): 4 * RF_REGISTER_WORDS of shaders/megakernel_prelude.glsl.
 inline constexpr uint32_t kFlatMutationMaxLen = 256;
@@ -72,6 +77,10 @@ struct Megakernel {
   bool signature = false;
   bool flat_mutation = false;  // the flat engine was compiled in
   bool value_profile = false;
+  // Signature build: words of per-block counters in its signature
+  // (RF_SIG_COUNT_WORDS: a quarter of its block hooks, 1 to
+  // kMaxSignatureWords); 0 in the precise build.
+  uint32_t signature_words = 0;
 };
 
 // Compiles `target_source` (named `target_name` in messages). Errors:

@@ -167,14 +167,19 @@ void rf_bloom_add(uint h) {
   }
 }
 
-// Visits per block: one 8-bit counter per instrumented block (site), four
-// to a word, folded modulo 4 * RF_SIG_COUNT_WORDS. The instrumentation
-// stores a constant rf_site right before each call, so after inlining the
-// hook is a single add of a constant to a register: no per-execution edge
-// hashing and one update per block. A block visited 256 times or more in
-// one execution carries into its neighbour's counter: the signature stays a
-// function of the visit counts, only coarser for them.
+// Visits per block: one 8-bit counter per hooked block (numbered densely
+// by the instrumentation in this build), four to a word, folded modulo
+// 4 * RF_SIG_COUNT_WORDS. The host sizes RF_SIG_COUNT_WORDS to the
+// target's hooks (at most 32; fuzz/gpu_megakernel.cc): every word is reset,
+// classified and hashed once per execution. The instrumentation stores a
+// constant rf_site right before each call, so after inlining the hook is a
+// single add of a constant to a register: no per-execution edge hashing and
+// one update per block. A block visited 256 times or more in one execution
+// carries into its neighbour's counter: the signature stays a function of
+// the visit counts, only coarser for them.
+#ifndef RF_SIG_COUNT_WORDS
 #define RF_SIG_COUNT_WORDS 32u
+#endif
 uint rf_sig_counts[RF_SIG_COUNT_WORDS];
 
 // Each byte of `counts` (a visit count) as its hit-count class, AFL's

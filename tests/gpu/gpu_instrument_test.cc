@@ -1,6 +1,7 @@
 #include "fuzz/gpu_instrument.h"
 
 #include <set>
+#include <string>
 
 #include "fuzz/gpu_megakernel.h"
 #include "gtest/gtest.h"
@@ -56,6 +57,37 @@ TEST(GpuInstrumentTest, SignatureBuildPrunesImpliedBlocks) {
   EXPECT_EQ(precise->module.block_hooks, sites);
   EXPECT_LT(pruned->module.block_hooks, sites);
   EXPECT_GT(pruned->module.block_hooks, 0u);
+}
+
+// The signature build's per-block counters are sized to its hooks, 4 to a
+// word, up to kMaxSignatureWords words (more hooks share counters); the
+// precise build has none.
+TEST(GpuInstrumentTest, SignatureCountersAreSizedToTheHooks) {
+  MegakernelOptions options;
+  absl::StatusOr<Megakernel> precise =
+      BuildMegakernel("t.fz", kTarget, options);
+  ASSERT_TRUE(precise.ok()) << precise.status();
+  EXPECT_EQ(precise->signature_words, 0u);
+  options.signature = true;
+  absl::StatusOr<Megakernel> small = BuildMegakernel("t.fz", kTarget, options);
+  ASSERT_TRUE(small.ok()) << small.status();
+  EXPECT_EQ(small->signature_words, (small->module.block_hooks + 3) / 4);
+  EXPECT_LT(small->signature_words, kMaxSignatureWords);
+
+  // 300 independent branches: more hooks than 4 * kMaxSignatureWords.
+  std::string big =
+      "#include \"ringfuzz.h\"\nvoid fz_target(uint len) {\n"
+      "  uint s = 0u;\n";
+  for (int k = 0; k < 300; ++k) {
+    big += "  if (len > " + std::to_string(k % 64) + "u && fz_byte(" +
+           std::to_string(k % 64) + "u) == " + std::to_string(k) +
+           "u) s += 1u;\n";
+  }
+  big += "  if (s == 7u) fz_crash(1u);\n}\n";
+  absl::StatusOr<Megakernel> large = BuildMegakernel("big.fz", big, options);
+  ASSERT_TRUE(large.ok()) << large.status();
+  EXPECT_GT(large->module.block_hooks, 4 * kMaxSignatureWords);
+  EXPECT_EQ(large->signature_words, kMaxSignatureWords);
 }
 
 constexpr char kSwitchTarget[] = R"(#include "ringfuzz.h"
