@@ -199,17 +199,26 @@ uint rf_count_classes(uint counts) {
 // rf_signature reads: no features to add.
 void rf_hit_features() {}
 
+// One step of a signature hash chain.
+uint rf_sig_step(uint h, uint word) {
+  h = (h ^ word) * 0x01000193u;
+  return h ^ (h >> 15u);
+}
+
+// Four independent chains (word i goes to chain i % 4), folded at the end:
+// their multiplies overlap instead of each waiting for the previous one.
 uint rf_signature() {
-  uint h = 0x811C9DC5u;
+  uint chain[4] = uint[4](0x811C9DC5u, 0x9E3779B9u, 0x85EBCA6Bu, 0xC2B2AE35u);
   [[unroll]] for (uint k = 0u; k < 8u; ++k) {
-    h = (h ^ rf_bloom[k]) * 0x01000193u;
-    h ^= h >> 15u;
+    chain[k & 3u] = rf_sig_step(chain[k & 3u], rf_bloom[k]);
   }
   [[unroll]] for (uint k = 0u; k < RF_SIG_COUNT_WORDS; ++k) {
-    h = (h ^ rf_count_classes(rf_sig_counts[k])) * 0x01000193u;
-    h ^= h >> 15u;
+    chain[k & 3u] =
+        rf_sig_step(chain[k & 3u], rf_count_classes(rf_sig_counts[k]));
   }
-  return h;
+  uint h = rf_sig_step(chain[0], chain[1]);
+  h = rf_sig_step(h, chain[2]);
+  return rf_sig_step(h, chain[3]);
 }
 
 void rf_coverage_reset() {
