@@ -144,8 +144,8 @@ uint rf_mark(uint w, uint bit) {
 //    the bits it set first in rf_new_bits;
 //  * signature (RF_COVERAGE_SIGNATURE): every block only counts its own
 //    visits in a register byte counter (constant after inlining: one add),
-//    and the execution's loop-count features go into a 256-bit Bloom
-//    filter; the hash of the counters' hit-count classes and the filter
+//    and its value-profile features (RF_VALUE_PROFILE) go into a 256-bit
+//    Bloom filter; the hash of the counters' hit-count classes and the filter
 //    (the execution's signature) is looked up once per
 //    execution in the seen table, and an unseen one makes the input a
 //    candidate that the host runs again on the precise build, which
