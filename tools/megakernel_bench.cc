@@ -22,8 +22,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <initializer_list>
 #include <iterator>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fuzz/gpu_executor.h"
@@ -41,6 +43,26 @@ std::string Flag(int argc, char** argv, const std::string& name,
   return fallback;
 }
 
+// Sets `out` to the value that -name=... names among `choices` (the first
+// one when the flag is absent). Returns false, after printing the choices,
+// for any other value.
+template <typename E>
+bool Choose(int argc, char** argv, const std::string& name,
+            std::initializer_list<std::pair<const char*, E>> choices, E& out) {
+  const std::string value = Flag(argc, argv, name, choices.begin()->first);
+  std::string names;
+  for (const auto& [text, choice] : choices) {
+    if (value == text) {
+      out = choice;
+      return true;
+    }
+    names += names.empty() ? text : std::string(", ") + text;
+  }
+  std::fprintf(stderr, "-%s must be one of %s, not '%s'\n", name.c_str(),
+               names.c_str(), value.c_str());
+  return false;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -54,26 +76,18 @@ int main(int argc, char** argv) {
   // -keep_going=1: faults do not end a batch (as in campaigns with
   // -keep_going=1); without it a fault-prone parent measures batch ends.
   options.keep_going = Flag(argc, argv, "keep_going", "0") == "1";
-  const std::string mutation = Flag(argc, argv, "mutation", "auto");
-  if (mutation == "flat") {
-    options.mutation_engine =
-        ringfuzz::GpuExecutorOptions::MutationEngine::kFlat;
-  } else if (mutation == "branching") {
-    options.mutation_engine =
-        ringfuzz::GpuExecutorOptions::MutationEngine::kBranching;
-  } else if (mutation != "auto") {
-    std::fprintf(stderr, "-mutation must be auto, flat or branching\n");
-    return 2;
-  }
-  const std::string coverage_mode = Flag(argc, argv, "coverage_mode", "auto");
-  if (coverage_mode == "precise") {
-    options.coverage_mode =
-        ringfuzz::GpuExecutorOptions::CoverageMode::kPrecise;
-  } else if (coverage_mode == "signature") {
-    options.coverage_mode =
-        ringfuzz::GpuExecutorOptions::CoverageMode::kSignature;
-  } else if (coverage_mode != "auto") {
-    std::fprintf(stderr, "-coverage_mode must be auto, precise or signature\n");
+  using Engine = ringfuzz::GpuExecutorOptions::MutationEngine;
+  using Mode = ringfuzz::GpuExecutorOptions::CoverageMode;
+  if (!Choose(argc, argv, "mutation",
+              {{"auto", Engine::kAuto},
+               {"flat", Engine::kFlat},
+               {"branching", Engine::kBranching}},
+              options.mutation_engine) ||
+      !Choose(argc, argv, "coverage_mode",
+              {{"auto", Mode::kAuto},
+               {"precise", Mode::kPrecise},
+               {"signature", Mode::kSignature}},
+              options.coverage_mode)) {
     return 2;
   }
   options.value_profile = Flag(argc, argv, "value_profile", "0") == "1";
