@@ -568,14 +568,12 @@ absl::StatusOr<BatchResult> GpuExecutor::RunBatch(
   std::vector<WorkItem> ordered;
   size_t havoc_items = 0;
   if (havoc_ != nullptr) {
-    ordered.reserve(work.size());
-    for (const WorkItem& item : work) {
-      if (IsHavocClass(item.opcode)) ordered.push_back(item);
-    }
-    havoc_items = ordered.size();
-    for (const WorkItem& item : work) {
-      if (!IsHavocClass(item.opcode)) ordered.push_back(item);
-    }
+    ordered.assign(work.begin(), work.end());
+    havoc_items = std::stable_partition(ordered.begin(), ordered.end(),
+                                        [](const WorkItem& item) {
+                                          return IsHavocClass(item.opcode);
+                                        }) -
+                  ordered.begin();
     work = ordered;
   }
   for (size_t first = 0; first < work.size();) {
