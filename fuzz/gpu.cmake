@@ -4,8 +4,10 @@ add_library(ringfuzz_gpu STATIC
   ${CMAKE_SOURCE_DIR}/fuzz/gpu_instrument.cc
   ${CMAKE_SOURCE_DIR}/fuzz/gpu_megakernel.cc
   ${CMAKE_SOURCE_DIR}/fuzz/gpu_executor.cc
+  ${CMAKE_SOURCE_DIR}/fuzz/input_to_state.cc
   ${CMAKE_SOURCE_DIR}/fuzz/lavapipe_env.cc)
 target_include_directories(ringfuzz_gpu PUBLIC ${CMAKE_SOURCE_DIR})
 target_link_libraries(ringfuzz_gpu PUBLIC ringfuzz_runtime ringfuzz_shaders
   SPIRV-Headers::SPIRV-Headers absl::status absl::statusor absl::strings
+  absl::flat_hash_map absl::flat_hash_set
   absl::str_format absl::span absl::time)

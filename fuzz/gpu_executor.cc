@@ -51,6 +51,10 @@ Find::Kind KindOf(uint32_t raw) {
   }
 }
 
+// Input-to-state patches kept per corpus input (fuzz/input_to_state.h):
+// a CMP mutant draws one of them uniformly.
+constexpr size_t kMaxPatchesPerInput = 128;
+
 // Work kinds that a havoc-only build runs as the full build does
 // (MegakernelOptions::havoc_only).
 bool IsHavocClass(uint32_t opcode) {
@@ -105,26 +109,38 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
                                   : (info.is_cpu ? 256u : 4096u);
   const uint32_t find_capacity = info.is_cpu ? 4096u : 16384u;
   const uint32_t max_words = precise->max_len / 4;
+  using RingMemory = GpuExecutorOptions::RingMemory;
+  const vk::Placement polled =
+      options.ring_memory == RingMemory::kHost ||
+              (options.ring_memory == RingMemory::kAuto && !info.is_cpu)
+          ? vk::Placement::kHost
+          : vk::Placement::kDevice;
   absl::StatusOr<vk::Buffer> control =
       vk::Buffer::Create(*device, uint64_t{RF_CTRL_WORDS} * 4);
   if (!control.ok()) return control.status();
   absl::StatusOr<vk::Buffer> ring =
-      vk::Buffer::Create(*device, uint64_t{ring_slots} * RF_SLOT_BYTES);
+      vk::Buffer::Create(*device, uint64_t{ring_slots} * RF_SLOT_BYTES, polled);
   if (!ring.ok()) return ring.status();
   absl::StatusOr<vk::Buffer> finds = vk::Buffer::Create(
-      *device, uint64_t{find_capacity} * RF_FIND_WORDS(max_words) * 4);
+      *device, uint64_t{find_capacity} * RF_FIND_WORDS(max_words) * 4, polled);
   if (!finds.ok()) return finds.status();
   absl::StatusOr<vk::Buffer> dict =
       vk::Buffer::Create(*device, (uint64_t{RF_DICT_ENTRY_WORDS} + 1) * 4);
   if (!dict.ok()) return dict.status();
+  const uint32_t log_capacity = info.is_cpu ? 256u : 1024u;
+  absl::StatusOr<vk::Buffer> cmplog = vk::Buffer::Create(
+      *device, uint64_t{log_capacity} * RF_CMPLOG_ENTRY_WORDS * 4, polled);
+  if (!cmplog.ok()) return cmplog.status();
 
-  std::unique_ptr<GpuExecutor> executor(new GpuExecutor(
-      *std::move(instance), *std::move(device), *std::move(control),
-      *std::move(ring), *std::move(finds), *std::move(dict), options));
+  std::unique_ptr<GpuExecutor> executor(
+      new GpuExecutor(*std::move(instance), *std::move(device),
+                      *std::move(control), *std::move(ring), *std::move(finds),
+                      *std::move(dict), *std::move(cmplog), options));
   GpuExecutor& e = *executor;
   e.ring_slots_ = ring_slots;
   e.find_capacity_ = find_capacity;
   e.scratch_entries_ = find_capacity;
+  e.log_capacity_ = log_capacity;
   e.max_len_ = precise->max_len;
   // The signature build is compiled and turned into a pipeline on a second
   // thread while this one makes the precise build's pipeline: lavapipe
@@ -162,6 +178,7 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
   if (!precise_status.ok()) return precise_status;
   if (!fast_status.ok()) return fast_status;
   if (!havoc_status.ok()) return havoc_status;
+  if (absl::Status s = e.UploadPatches(0); !s.ok()) return s;
   if (absl::Status s = e.RebuildCorpus(64, 64 * (max_words + 1)); !s.ok()) {
     return s;
   }
@@ -170,13 +187,15 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
 
 GpuExecutor::GpuExecutor(vk::Instance instance, vk::Device device,
                          vk::Buffer control, vk::Buffer ring, vk::Buffer finds,
-                         vk::Buffer dict, const GpuExecutorOptions& options)
+                         vk::Buffer dict, vk::Buffer cmplog,
+                         const GpuExecutorOptions& options)
     : instance_(std::move(instance)),
       device_(std::move(device)),
       control_(std::move(control)),
       ring_(std::move(ring)),
       finds_(std::move(finds)),
       dict_(std::move(dict)),
+      cmplog_(std::move(cmplog)),
       push_flags_(options.keep_going ? RF_PUSH_KEEP_GOING : 0u),
       dispatch_timeout_(options.dispatch_timeout) {
   const vk::PhysicalDeviceInfo& info = device_.info();
@@ -215,7 +234,8 @@ GpuExecutor::~GpuExecutor() {
   (void)fast_.release();
   (void)havoc_.release();
   (void)corpus_.release();
-  for (vk::Buffer* buffer : {&control_, &ring_, &finds_, &dict_}) {
+  (void)patches_.release();
+  for (vk::Buffer* buffer : {&control_, &ring_, &finds_, &dict_, &cmplog_}) {
     (void)new vk::Buffer(std::move(*buffer));
   }
   (void)new vk::Device(std::move(device_));
@@ -245,7 +265,8 @@ GpuExecutor::Program& GpuExecutor::ProgramFor(uint32_t opcode) {
 
 absl::Status GpuExecutor::BindAll() {
   const vk::Buffer* buffers[RF_BINDING_COUNT] = {
-      &control_, &ring_, corpus_.get(), &finds_, &dict_};
+      &control_, &ring_,   corpus_.get(), &finds_,
+      &dict_,    &cmplog_, patches_.get()};
   for (Program* program : {precise_.get(), fast_.get(), havoc_.get()}) {
     if (program == nullptr) continue;
     if (absl::Status s = program->dispatcher->BindBuffers(buffers); !s.ok()) {
@@ -563,6 +584,9 @@ absl::StatusOr<BatchResult> GpuExecutor::RunBatch(
     absl::Span<const WorkItem> work, uint64_t seed) {
   BatchResult result;
   host_stopped_ = false;
+  // CMP items draw from their parent's own patches: inputs added since the
+  // last batch are logged before any item runs.
+  if (absl::Status s = LogNewInputs(); !s.ok()) return s;
   // With a havoc-only build, its items run first (in their order), then the
   // others on the full build: each dispatch runs one build.
   std::vector<WorkItem> ordered;
@@ -616,6 +640,108 @@ absl::StatusOr<BatchResult> GpuExecutor::RunBatch(
     first += count;
   }
   return result;
+}
+
+absl::Status GpuExecutor::LogNewInputs() {
+  steered_ = nullptr;
+  while (logged_inputs_ < inputs_.size()) {
+    const uint32_t first = logged_inputs_;
+    const uint32_t n = static_cast<uint32_t>(
+        std::min<size_t>(log_capacity_, inputs_.size() - first));
+    // One slot per workgroup's worth of inputs, as in Calibrate.
+    const uint32_t slots = std::clamp<uint32_t>(
+        (n + precise_->kernel.local_size - 1) / precise_->kernel.local_size, 1,
+        std::min(ring_slots_, groups_));
+    const uint32_t per_slot = (n + slots - 1) / slots;
+    uint32_t published = 0;
+    for (uint32_t start = 0; start < n; start += per_slot, ++published) {
+      WorkItem item;
+      item.opcode = RF_OP_CMPLOG;
+      item.parent = first + start;
+      item.partner = start;  // the compare-log entry of its first input
+      item.count = std::min(per_slot, n - start);
+      item.priority = RF_PRIORITY_CRITICAL;
+      PublishSlot(published, item, 0);
+    }
+    MarkPublished(published);
+    BatchResult ignored;  // corpus inputs again: nothing new to find
+    std::vector<Find> unused;
+    if (absl::Status s = Drain(*precise_, published, 1, 0, ignored, unused);
+        !s.ok()) {
+      return s;
+    }
+    const uint32_t* log = cmplog_.words();
+    for (uint32_t k = 0; k < n; ++k) {
+      const uint32_t* entry = log + uint64_t{k} * RF_CMPLOG_ENTRY_WORDS;
+      const uint32_t records = std::min(entry[0], RF_CMPLOG_RECORDS);
+      std::vector<CompareRecord> records_of_input(records);
+      for (uint32_t r = 0; r < records; ++r) {
+        const uint32_t* w = entry + 1 + r * RF_CMPLOG_RECORD_WORDS;
+        records_of_input[r] = {w[0], w[1], w[2]};
+      }
+      const std::vector<InputPatch> found = DeriveInputToStatePatches(
+          inputs_[first + k], records_of_input, kMaxPatchesPerInput);
+      patch_index_.push_back(static_cast<uint32_t>(patch_data_.size()));
+      patch_index_.push_back(static_cast<uint32_t>(found.size()));
+      for (const InputPatch& patch : found) {
+        patch_data_.push_back(patch.position << 8 | patch.width);
+        patch_data_.push_back(patch.value);
+      }
+    }
+    if (absl::Status s = UploadPatches(first); !s.ok()) return s;
+    logged_inputs_ = first + n;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status GpuExecutor::UploadPatches(uint32_t first_input) {
+  const uint32_t inputs = static_cast<uint32_t>(patch_index_.size() / 2);
+  if (patches_ == nullptr || inputs > patch_index_capacity_ ||
+      patch_data_.size() > patch_data_capacity_) {
+    const uint32_t index_capacity =
+        std::max<uint32_t>({64, inputs, patch_index_capacity_ * 2});
+    const uint64_t data_capacity = std::max<uint64_t>(
+        {1024, patch_data_.size(), patch_data_capacity_ * 2});
+    absl::StatusOr<vk::Buffer> buffer = vk::Buffer::Create(
+        device_,
+        (RF_PATCH_INDEX_WORDS(uint64_t{index_capacity}) + data_capacity) * 4);
+    if (!buffer.ok()) return buffer.status();
+    patches_ = std::make_unique<vk::Buffer>(*std::move(buffer));
+    patch_index_capacity_ = index_capacity;
+    patch_data_capacity_ = data_capacity;
+    std::memset(patches_->words(), 0,
+                RF_PATCH_INDEX_WORDS(uint64_t{index_capacity}) * 4);
+    first_input = 0;
+    if (corpus_ != nullptr) {
+      if (absl::Status s = BindAll(); !s.ok()) return s;
+    }
+  }
+  uint32_t* words = patches_->words();
+  const uint64_t data_start =
+      RF_PATCH_INDEX_WORDS(uint64_t{patch_index_capacity_});
+  for (uint32_t i = first_input; i < inputs; ++i) {
+    const uint32_t offset = patch_index_[2 * i];
+    const uint32_t count = patch_index_[2 * i + 1];
+    std::copy(patch_data_.begin() + offset,
+              patch_data_.begin() + offset + uint64_t{count} * RF_PATCH_WORDS,
+              words + data_start + offset);
+    words[2 * i] = static_cast<uint32_t>(data_start + offset);
+    words[2 * i + 1] = count;
+  }
+  return absl::OkStatus();
+}
+
+std::vector<InputPatch> GpuExecutor::InputToStatePatches(uint32_t index) const {
+  std::vector<InputPatch> out;
+  if (index >= logged_inputs_) return out;
+  const uint32_t offset = patch_index_[2 * index];
+  const uint32_t count = patch_index_[2 * index + 1];
+  for (uint32_t k = 0; k < count; ++k) {
+    const uint32_t head = patch_data_[offset + RF_PATCH_WORDS * k];
+    out.push_back(
+        {head >> 8, head & 0xFF, patch_data_[offset + RF_PATCH_WORDS * k + 1]});
+  }
+  return out;
 }
 
 absl::StatusOr<BatchResult> GpuExecutor::Execute(ByteSpan input) {
@@ -696,6 +822,9 @@ std::vector<Bytes> GpuExecutor::AutoDictionary() const {
   std::set<Bytes> tokens;
   for (uint32_t value : kernel().module.compare_constants) {
     AddValueTokens(value, tokens);
+  }
+  for (const std::vector<uint8_t>& bytes : kernel().module.byte_strings) {
+    tokens.insert(Bytes(bytes.begin(), bytes.end()));
   }
   return {tokens.begin(), tokens.end()};
 }

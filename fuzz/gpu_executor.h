@@ -18,6 +18,7 @@
 #include "absl/time/time.h"
 #include "fuzz/executor.h"
 #include "fuzz/gpu_megakernel.h"
+#include "fuzz/input_to_state.h"
 #include "runtime/buffer.h"
 #include "runtime/compute_pipeline.h"
 #include "runtime/device.h"
@@ -77,6 +78,13 @@ struct GpuExecutorOptions {
   // an interpreter's divergent lanes cost less at 4; straight-line work
   // costs less at 8. 4 is the default because it gives the best worst case.
   uint32_t lavapipe_simd_bits = 128;
+  // Where the buffers that the host reads every round live: the ring, the
+  // find queue and the compare logs (the maps, the corpus and the patches
+  // stay in device memory). kAuto: host (cached system memory) on GPUs,
+  // where the host would read device memory uncached across PCIe, word by
+  // word; lavapipe has one kind of memory.
+  enum class RingMemory { kAuto, kHost, kDevice };
+  RingMemory ring_memory = RingMemory::kAuto;
   absl::Duration dispatch_timeout = absl::Seconds(60);
   // Telemetry and steering: how long a dispatch the host stopped (SHUTDOWN)
   // may take to end before the device counts as hung.
@@ -120,12 +128,21 @@ class GpuExecutor final : public Executor {
   // Whether HAVOC, TRIM and REPLAY slots run on a havoc-only build
   // (GpuExecutorOptions::havoc_build).
   bool havoc_build() const { return havoc_ != nullptr; }
+  // Whether the ring lives in device memory (GpuExecutorOptions::
+  // ring_memory).
+  bool ring_in_device_memory() const { return ring_.device_local(); }
   // Whether fuzzing batches run the flat mutation engine.
   bool flat_mutation() const {
     return (fast_ != nullptr ? fast_ : precise_)->kernel.flat_mutation;
   }
   // Candidates re-run with precise coverage so far (signature mode).
   uint64_t candidates_evaluated() const { return candidates_evaluated_; }
+  // Input-to-state patches of corpus input `index` (derived from its own
+  // compare log; fuzz/input_to_state.h). Empty until the input was logged:
+  // RunBatch logs every input added before it, first thing.
+  std::vector<InputPatch> InputToStatePatches(uint32_t index) const;
+  // Corpus inputs whose comparisons were logged so far.
+  uint32_t logged_inputs() const { return logged_inputs_; }
   uint32_t exec_steps() const { return exec_steps_; }
   // Validation-layer messages so far (0 unless validation is on).
   uint64_t validation_messages() const;
@@ -165,7 +182,7 @@ class GpuExecutor final : public Executor {
 
   GpuExecutor(vk::Instance instance, vk::Device device, vk::Buffer control,
               vk::Buffer ring, vk::Buffer finds, vk::Buffer dict,
-              const GpuExecutorOptions& options);
+              vk::Buffer cmplog, const GpuExecutorOptions& options);
 
   absl::Status AddProgram(Megakernel kernel, std::unique_ptr<Program>& slot);
   // The build that runs fuzzing slots of work kind `opcode`.
@@ -194,6 +211,14 @@ class GpuExecutor final : public Executor {
   // Appends the cost of each of the first `slot_count` ring slots that
   // completed (DONE or FAULT) with executions to `result.costs`.
   void CollectCosts(uint32_t slot_count, BatchResult& result);
+  // Runs every corpus input added since the last call once more on the
+  // precise build with its comparisons logged (RF_OP_CMPLOG), and stores
+  // the input-to-state patches derived from each input's own log in the
+  // patch buffer. Executions are not counted (as calibration's).
+  absl::Status LogNewInputs();
+  // Copies the host's patch lists (patch_index_, patch_data_) to the patch
+  // buffer, making it larger when they do not fit.
+  absl::Status UploadPatches(uint32_t first_input);
   // Runs `inputs` (at most scratch_entries_) once each with precise
   // coverage; appends their finds to `result` (executions not counted).
   absl::Status Calibrate(const std::vector<Find>& inputs, BatchResult& result);
@@ -212,7 +237,9 @@ class GpuExecutor final : public Executor {
   vk::Buffer ring_;
   vk::Buffer finds_;
   vk::Buffer dict_;
-  std::unique_ptr<vk::Buffer> corpus_;  // replaced when it grows
+  vk::Buffer cmplog_;                    // log_capacity_ compare-log entries
+  std::unique_ptr<vk::Buffer> corpus_;   // replaced when it grows
+  std::unique_ptr<vk::Buffer> patches_;  // replaced when it grows
   std::unique_ptr<Program> precise_;
   std::unique_ptr<Program> fast_;  // signature build; null in precise mode
   // Havoc-only signature build (GpuExecutorOptions::havoc_build); null when
@@ -224,6 +251,16 @@ class GpuExecutor final : public Executor {
   uint64_t corpus_data_words_ = 0;  // data region size
   uint64_t corpus_cursor_ = 0;      // next free data word
   uint32_t scratch_entries_ = 0;
+  // Input-to-state: inputs [0, logged_inputs_) have their patches; host
+  // copy of the patch buffer: per input (offset into patch_data_, count),
+  // and the patches (RF_PATCH_WORDS each). The buffer's index has room for
+  // patch_index_capacity_ inputs, its data for patch_data_capacity_ words.
+  uint32_t log_capacity_ = 0;
+  uint32_t logged_inputs_ = 0;
+  std::vector<uint32_t> patch_index_;
+  std::vector<uint32_t> patch_data_;
+  uint32_t patch_index_capacity_ = 0;
+  uint64_t patch_data_capacity_ = 0;
   uint64_t candidates_evaluated_ = 0;
   uint32_t dict_count_ = 0;
   uint32_t ring_slots_ = 0;

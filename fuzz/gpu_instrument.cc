@@ -112,6 +112,9 @@ class Instrumenter {
           break;
         case spv::Op::OpVariable:
           var_type_[w[2]] = w[1];
+          if (w.size() > 4 && composites_.count(w[4]) != 0) {
+            stored_composite_[w[2]] = w[4];  // initialized with it
+          }
           break;
         case spv::Op::OpFunction:
           fn_result_type_[w[2]] = w[1];
@@ -127,6 +130,12 @@ class Instrumenter {
           break;
         case spv::Op::OpConstant:
           constants_value_[w[2]] = w[3];
+          break;
+        case spv::Op::OpConstantComposite:
+          composites_[w[2]].assign(w.begin() + 3, w.end());
+          break;
+        case spv::Op::OpStore:  // e.g. a global const array, set up in main
+          if (composites_.count(w[2]) != 0) stored_composite_[w[1]] = w[2];
           break;
         default:
           break;
@@ -323,6 +332,7 @@ class Instrumenter {
           file = strings_[fn[i].words[1]];
           line = fn[i].words[2];
         }
+        NoteByteStrings(fn[i]);
         if (fn[i].op == spv::Op::OpLoopMerge && i + 1 < block_end) {
           GuardLoop(fn, fn[i], fn[i + 1], out);
           ++i;  // the terminator was emitted by GuardLoop
@@ -349,6 +359,34 @@ class Instrumenter {
     }
     fn = std::move(out);
     return absl::OkStatus();
+  }
+
+  // Constant arrays of 2..RF_DICT_MAX_BYTES integers that are all bytes
+  // (< 256) that `inst` of a target function uses, directly or through the
+  // variable they initialize or were stored in (glslang copies a const
+  // array that is indexed dynamically into a variable): strings the target
+  // compares byte by byte (the dialect has no string type), kept for the
+  // automatic dictionary.
+  void NoteByteStrings(const Inst& inst) {
+    for (size_t k = 1; k < inst.words.size(); ++k) {
+      const uint32_t id = inst.words[k];
+      auto stored = stored_composite_.find(id);
+      NoteByteString(stored != stored_composite_.end() ? stored->second : id);
+    }
+  }
+
+  void NoteByteString(uint32_t id) {
+    auto composite = composites_.find(id);
+    if (composite == composites_.end()) return;
+    const std::vector<uint32_t>& parts = composite->second;
+    if (parts.size() < 2 || parts.size() > RF_DICT_MAX_BYTES) return;
+    std::vector<uint8_t> bytes;
+    for (uint32_t part : parts) {
+      auto value = constants_value_.find(part);
+      if (value == constants_value_.end() || value->second > 0xFF) return;
+      bytes.push_back(static_cast<uint8_t>(value->second));
+    }
+    byte_strings_.insert(std::move(bytes));
   }
 
   static bool IsIntegerCompare(spv::Op op) {
@@ -678,6 +716,7 @@ class Instrumenter {
     module.switch_sites = switch_sites_;
     module.compare_constants.assign(compare_constants_.begin(),
                                     compare_constants_.end());
+    module.byte_strings.assign(byte_strings_.begin(), byte_strings_.end());
     return module;
   }
 
@@ -703,6 +742,9 @@ class Instrumenter {
   uint32_t compare_sites_ = 0, switch_sites_ = 0;
   std::map<uint32_t, uint32_t> new_constants_;  // value -> id, by Constant()
   std::set<uint32_t> compare_constants_;
+  std::map<uint32_t, std::vector<uint32_t>> composites_;  // id -> parts
+  std::map<uint32_t, uint32_t> stored_composite_;  // variable -> composite
+  std::set<std::vector<uint8_t>> byte_strings_;
   std::string function_, file_;  // where the walk is, for MarkLocation
   uint32_t line_ = 0;
   std::vector<SiteLocation> locations_;

@@ -72,6 +72,10 @@ struct InstrumentedModule {
   uint32_t switch_sites = 0;  // of those, switches (selector, nearest case)
   // Every constant the target compares with or switches on (sorted).
   std::vector<uint32_t> compare_constants;
+  // Constant arrays of 2..RF_DICT_MAX_BYTES byte values (< 256) that the
+  // target's functions use: the strings a target in the dialect spells as
+  // `const uint k[] = uint[](...)` and compares byte by byte (sorted).
+  std::vector<std::vector<uint8_t>> byte_strings;
 };
 
 // Which hooks to add. Loop budgets are always added (they bound every

@@ -19,6 +19,10 @@ std::string WorkKindName(uint32_t opcode) {
       return "replay";
     case RF_OP_TRIM:
       return "trim";
+    case RF_OP_CALIBRATE:
+      return "calibrate";
+    case RF_OP_CMPLOG:
+      return "cmplog";
     default:
       return absl::StrCat("op", opcode);
   }

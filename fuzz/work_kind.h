@@ -1,4 +1,4 @@
-// Names of the work kinds (RF_OP_HAVOC..RF_OP_TRIM): the mutator names that
+// Names of the work kinds (RF_OP_HAVOC..RF_OP_CMPLOG): the mutator names that
 // NEW lines and bug reports print after "MS:", as libFuzzer prints its
 // mutator names.
 #ifndef RINGFUZZ_FUZZ_WORK_KIND_H_
@@ -11,8 +11,8 @@
 
 namespace ringfuzz {
 
-// Returns "havoc", "splice", "dict", "cmp", "replay" or "trim" for a work
-// kind, "op<N>" for any other opcode.
+// Returns "havoc", "splice", "dict", "cmp", "replay", "trim", "calibrate"
+// or "cmplog" for a work kind, "op<N>" for any other opcode.
 std::string WorkKindName(uint32_t opcode);
 
 // Returns libFuzzer's mutation-sequence text: "MS: <n> " followed by each

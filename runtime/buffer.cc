@@ -38,8 +38,8 @@ absl::Status CheckSize(const Device& device, VkDeviceSize bytes) {
 
 }  // namespace
 
-absl::StatusOr<Buffer> Buffer::Create(const Device& device,
-                                      VkDeviceSize bytes) {
+absl::StatusOr<Buffer> Buffer::Create(const Device& device, VkDeviceSize bytes,
+                                      Placement placement) {
   RINGFUZZ_RETURN_IF_ERROR(CheckSize(device, bytes));
   Buffer buffer;
   buffer.device_ = device.handle();
@@ -58,7 +58,7 @@ absl::StatusOr<Buffer> Buffer::Create(const Device& device,
   VkMemoryRequirements requirements{};
   vkGetBufferMemoryRequirements(buffer.device_, buffer.buffer_, &requirements);
   const std::vector<uint32_t> types = HostVisibleMemoryTypes(
-      device.memory_properties(), requirements.memoryTypeBits);
+      device.memory_properties(), requirements.memoryTypeBits, placement);
   if (types.empty()) {
     return absl::FailedPreconditionError(absl::StrCat(
         device.info().name,
@@ -67,7 +67,8 @@ absl::StatusOr<Buffer> Buffer::Create(const Device& device,
         "-device=N|cpu|gpu|name."));
   }
   // Device-local host-visible memory can be a small window (no resizable
-  // BAR); when it runs out, fall back to the next mappable type.
+  // BAR), system memory can run out too; then fall back to the next
+  // mappable type.
   for (size_t i = 0; i < types.size(); ++i) {
     VkMemoryAllocateInfo allocate{};
     allocate.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;

@@ -11,6 +11,7 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "runtime/device.h"
+#include "runtime/memory_type.h"
 
 namespace ringfuzz::vk {
 
@@ -18,11 +19,11 @@ namespace ringfuzz::vk {
 // memory, persistently mapped and zero-filled at creation. Move-only; the
 // mapping (data()) stays valid, at the same address, until destruction.
 //
-// The memory is HOST_COHERENT, preferably also DEVICE_LOCAL (see
-// memory_type.h). The host may read it while a dispatch runs (that is how
-// telemetry is polled); such reads see some recent state, not a consistent
-// snapshot. After Dispatcher::Wait returns true, all shader writes are
-// visible.
+// The memory is HOST_COHERENT, preferably also DEVICE_LOCAL, or HOST_CACHED
+// system memory for Placement::kHost (see memory_type.h). The host may read it
+// while a dispatch runs (that is how telemetry is polled); such reads see some
+// recent state, not a consistent snapshot. After Dispatcher::Wait returns true,
+// all shader writes are visible.
 //
 // Lifetime: the Device must outlive the Buffer; a Buffer must not be
 // destroyed while a submitted dispatch uses it.
@@ -32,8 +33,10 @@ class Buffer {
   // maxStorageBufferRange (the message gives the limit and how to shrink),
   // FailedPrecondition if no memory type is host-visible and coherent, and
   // ResourceExhausted if memory runs out.
-  static absl::StatusOr<Buffer> Create(const Device& device,
-                                       VkDeviceSize bytes);
+  // `placement` says where the memory should be (memory_type.h).
+  static absl::StatusOr<Buffer> Create(
+      const Device& device, VkDeviceSize bytes,
+      Placement placement = Placement::kDevice);
 
   Buffer(Buffer&& other) noexcept;
   Buffer& operator=(Buffer&& other) noexcept;

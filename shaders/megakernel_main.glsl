@@ -172,7 +172,9 @@ void rf_run_slot(uint slot, uint lane) {
   uint seed = ring[args + RF_ARG_SEED];
   uint partner = ring[args + RF_ARG_PARTNER];
   uint stack = max(ring[args + RF_ARG_STACK], 1u);
-  bool calibrate = opcode == RF_OP_CALIBRATE;
+  bool log = opcode == RF_OP_CMPLOG;
+  // Mutant m of a CALIBRATE or CMPLOG slot is input parent + m, unmutated.
+  bool calibrate = opcode == RF_OP_CALIBRATE || log;
   bool replay = opcode == RF_OP_REPLAY || calibrate ||
                 (pc.flags & RF_PUSH_REPORT_ALL) != 0u;
   bool keep_going = (pc.flags & RF_PUSH_KEEP_GOING) != 0u;
@@ -196,6 +198,7 @@ void rf_run_slot(uint slot, uint lane) {
   uint link = 0u;       // position of the lane's next mutant in its chain
   uint chain_len = 0u;  // length of the lane's previous mutant
   rf_load_parent(parent);
+  rf_slot_parent = parent;
   uint m = lane;
   while (!stop && m < count) {
     if (ctrl[RF_RES_STOP] != 0u) break;
@@ -217,7 +220,9 @@ void rf_run_slot(uint slot, uint lane) {
       link = link + 1u >= chain ? 0u : link + 1u;
       uint len = chain_len;
       if (!chained) len = rf_load_mutant(source, calibrate);
-      uint kind = chained && opcode != RF_OP_TRIM ? RF_OP_HAVOC : opcode;
+      uint kind = calibrate ? RF_OP_CALIBRATE
+                : chained && opcode != RF_OP_TRIM ? RF_OP_HAVOC
+                                                  : opcode;
       len = rf_mutate(kind, len, partner);
       chain_len = len;
       // Compare operands are recorded by replays and 1 in 1024 executions:
@@ -225,7 +230,12 @@ void rf_run_slot(uint slot, uint lane) {
       // contend for them.
       rf_cmp_record = opcode == RF_OP_REPLAY || calibrate ||
                       (rf_rand() & 1023u) == 0u;
+      rf_cmp_log = log ? (partner + m) * RF_CMPLOG_ENTRY_WORDS : RF_NO_LOG;
+      rf_cmp_logged = 0u;
       rf_execute(len);
+#ifndef RF_COVERAGE_SIGNATURE
+      if (log) cmplog[rf_cmp_log] = rf_cmp_logged;
+#endif
       execs += 1u;
       steps = min(steps, 0xFFFFFFFFu - rf_exec_steps) + rf_exec_steps;
 #ifdef RF_COVERAGE_SIGNATURE

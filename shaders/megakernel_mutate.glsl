@@ -321,49 +321,34 @@ uint rf_width_mask(uint width) {
   return width >= 4u ? 0xFFFFFFFFu : (1u << ((8u * width) & 31u)) - 1u;
 }
 
-// Draws a recorded comparison from the compare table for input-to-state:
-// sets (a, b) to its operands in random order; returns their width in bytes
-// (1, 2 or 4, by the larger operand's magnitude).
-uint rf_cmp_operands(out uint a, out uint b) {
-  uint entry = RF_RES_CMP + 2u * rf_below(min(max(pc.cmp_sites, 1u), RF_CMP_ENTRIES));
-  a = ctrl[entry];
-  b = ctrl[entry + 1u];
-  if (rf_below(2u) == 0u) {
-    uint t = a;
-    a = b;
-    b = t;
-  }
-  return max(a, b) < 0x100u ? 1u : (max(a, b) < 0x10000u ? 2u : 4u);
+// The corpus index of the slot's parent (rf_run_slot sets it): CMP
+// mutants take their patches from its list.
+uint rf_slot_parent;
+
+// Input-to-state: draws one of the parent's own patches (patch buffer,
+// derived on the host from the compare log of the parent's own execution,
+// fuzz/input_to_state.h): `width` bytes, little-endian packed in `value`,
+// to be written at `at`. Returns false when the parent has none, or the
+// patch does not fit in `len` bytes (the mutant then gets a havoc step).
+bool rf_cmp_patch(uint len, out uint at, out uint width, out uint value) {
+  uint first = patches[2u * rf_slot_parent];
+  uint count = patches[2u * rf_slot_parent + 1u];
+  uint p = first + RF_PATCH_WORDS * rf_below(count);
+  uint head = count != 0u ? patches[p] : 0u;
+  at = head >> 8u;
+  width = head & 0xFFu;
+  value = count != 0u ? patches[p + 1u] : 0u;
+  return count != 0u && width != 0u && at + width <= len;
 }
 
-// The value input-to-state writes for operand b: b, or b +/- 1 (a quarter
-// of the time).
-uint rf_cmp_target(uint b) {
-  uint r = rf_below(8u);
-  return r == 0u ? b + 1u : (r == 1u ? b - 1u : b);
-}
-
-// Input-to-state: takes the operands (a, b) of a recorded comparison, finds
-// a's bytes in the input (1, 2 or 4 bytes by magnitude, either endianness,
-// from a random position on) and writes b there (sometimes b +/- 1).
-// Falls back to a havoc step when nothing applies. Returns the length.
+// Input-to-state (branching engine): applies one of the parent's patches,
+// or a havoc step when none applies. Returns the length.
 uint rf_mut_cmp(uint len) {
-  uint a;
-  uint b;
-  uint width = rf_cmp_operands(a, b);
-  if (a == b || len < width) return rf_havoc_step(len);
-  bool big = rf_below(2u) == 0u;
-  uint n = len - width + 1u;
-  uint start = rf_below(n);
-  uint mask = rf_width_mask(width);
-  uint found = 0xFFFFFFFFu;
-  for (uint k = 0u; k < n && found == 0xFFFFFFFFu; ++k) {
-    uint pos = start + k >= n ? start + k - n : start + k;
-    if (rf_fetch(pos, width, big) == (a & mask)) found = pos;
-  }
-  rf_steps += n;
-  if (found == 0xFFFFFFFFu) return rf_havoc_step(len);
-  rf_put(found, width, rf_cmp_target(b), big);
+  uint at;
+  uint width;
+  uint value;
+  if (!rf_cmp_patch(len, at, width, value)) return rf_havoc_step(len);
+  rf_put(at, width, value, false);
   return len;
 }
 

@@ -13,8 +13,8 @@
 //            havoc steps;
 //   SPLICE   partner bytes (a chunk of <= 16, or the partner's suffix after a
 //            cut), 4 per micro-step, then havoc steps;
-//   CMP      the input-to-state write (operand search in one pass over the
-//            input's words), then havoc steps.
+//   CMP      the input-to-state write (one of the parent's patches,
+//            rf_cmp_patch), then havoc steps.
 // Coherent lanes: on a SIMD device a lane waits for the slowest lane of its
 // vector, and a target's path through a mutant depends most on where the
 // mutant differs from its parent. So the RF_COHERENT_LANES consecutive
@@ -189,47 +189,6 @@ uint rf_stream_splice_setup(uint len, uint partner) {
   return len;
 }
 
-// Input-to-state for a CMP mutant: takes the operands (a, b) of a recorded
-// comparison, finds a's bytes in the input (1, 2 or 4 bytes by magnitude,
-// either byte order; the first match at or after a random position, else
-// the first one) and sets up a write of b there (sometimes b +/- 1).
-// Returns false when nothing applies (the mutant then gets a havoc step).
-bool rf_cmp_setup(uint len, out uint at, out uint width, out uint value) {
-  uint a;
-  uint b;
-  width = rf_cmp_operands(a, b);
-  uint mask = rf_width_mask(width);
-  uint a_le = a & mask;
-  uint a_be = rf_swap(a, width);
-  bool usable = a != b && len >= width;
-  uint positions = usable ? len - width + 1u : 0u;
-  uint start = rf_below(max(positions, 1u));
-  uint first = 0xFFFFFFFFu;  // first match (position << 1 | big)
-  uint after = 0xFFFFFFFFu;  // first match at or after start
-  uint words = (positions + 3u) >> 2u;
-  for (uint k = 0u; k < words; ++k) {
-    uint lo = rf_word(k);
-    uint hi = rf_word(k + 1u);
-    [[unroll]] for (uint r = 0u; r < 4u; ++r) {
-      uint pos = 4u * k + r;
-      uint window = r == 0u ? lo : (lo >> (8u * r)) | (hi << ((32u - 8u * r) & 31u));
-      window &= mask;
-      bool in_range = pos < positions;
-      uint hit = in_range && window == a_le ? pos << 1u
-               : in_range && window == a_be ? (pos << 1u) | 1u
-                                             : 0xFFFFFFFFu;
-      first = min(first, hit);
-      after = pos >= start ? min(after, hit) : after;
-    }
-  }
-  rf_steps += words;
-  uint found = after != 0xFFFFFFFFu ? after : first;
-  uint v = rf_cmp_target(b);
-  at = found >> 1u;
-  value = (found & 1u) != 0u ? rf_swap(v, width) : v & mask;
-  return found != 0xFFFFFFFFu;
-}
-
 // Value in [0, n) from 16 random bits r16 (n <= 65536): one multiply, no
 // 64-bit product.
 uint rf_scale16(uint r16, uint n) { return (r16 * n) >> 16u; }
@@ -391,7 +350,7 @@ uint rf_mutate(uint opcode, uint len, uint partner) {
     uint width;
     uint value;
     uint at;
-    if (rf_cmp_setup(len, at, width, value)) {
+    if (rf_cmp_patch(len, at, width, value)) {
       cmp_at = at;
       cmp_width = width;
       cmp_value = value;

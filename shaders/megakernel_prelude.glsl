@@ -40,6 +40,12 @@ layout(std430, set = 0, binding = RF_BINDING_FINDS) buffer RfFinds {
 layout(std430, set = 0, binding = RF_BINDING_DICT) readonly buffer RfDict {
   uint dict[];
 };
+layout(std430, set = 0, binding = RF_BINDING_CMPLOG) buffer RfCmpLog {
+  uint cmplog[];
+};
+layout(std430, set = 0, binding = RF_BINDING_PATCHES) readonly buffer RfPatches {
+  uint patches[];
+};
 
 // Per-dispatch parameters. Field order is mirrored by MegakernelPush in
 // fuzz/gpu_megakernel.h.
@@ -319,6 +325,12 @@ uint rf_cmp_a;
 uint rf_cmp_b;
 uint rf_cmp_site;
 bool rf_cmp_record;
+// Compare logging (RF_OP_CMPLOG, precise build): the compare-log entry of
+// this execution (its first word), or RF_NO_LOG; and the comparisons it
+// made so far. rf_run_slot sets both and stores the count at the end.
+#define RF_NO_LOG 0xFFFFFFFFu
+uint rf_cmp_log;
+uint rf_cmp_logged;
 
 // Value profile (libFuzzer's -use_value_profile): how close the operands of
 // a comparison came is a feature of its site, so a mutant that brings them
@@ -343,6 +355,15 @@ void rf_cmp_hook() {
   rf_value_profile();
 #endif
 #ifndef RF_COVERAGE_SIGNATURE
+  if (rf_cmp_log != RF_NO_LOG) {
+    if (rf_cmp_logged < RF_CMPLOG_RECORDS) {
+      uint at = rf_cmp_log + 1u + rf_cmp_logged * RF_CMPLOG_RECORD_WORDS;
+      cmplog[at] = rf_cmp_site;
+      cmplog[at + 1u] = rf_cmp_a;
+      cmplog[at + 2u] = rf_cmp_b;
+    }
+    rf_cmp_logged += 1u;
+  }
   if (rf_cmp_record && rf_cmp_a != rf_cmp_b) {
     uint entry = RF_RES_CMP + 2u * (rf_cmp_site % RF_CMP_ENTRIES);
     ctrl[entry] = rf_cmp_a;

@@ -79,14 +79,19 @@
 #define RF_OP_HAVOC 8u    // stacked byte-level mutations
 #define RF_OP_SPLICE 9u   // crossover with a partner input, then havoc
 #define RF_OP_DICT 10u    // dictionary insert/overwrite, then havoc
-#define RF_OP_CMP 11u     // compare-guided (input-to-state) replacement
+#define RF_OP_CMP 11u     // input-to-state: a patch from the parent's own
+                          // compare log (patch buffer), then havoc
 #define RF_OP_REPLAY 12u  // run the parent unchanged (replay, calibrate)
 #define RF_OP_TRIM 13u    // erase-only mutations (minimisation)
 #define RF_OP_CALIBRATE \
   14u  // run inputs parent .. parent+count-1 unmutated,
        // with precise coverage (candidate evaluation)
+// Run corpus inputs parent .. parent+count-1 unmutated on the precise build,
+// input parent+k recording its own comparisons in compare-log entry
+// partner+k (RF_ARG_PARTNER: the entry of the slot's first input).
+#define RF_OP_CMPLOG 15u
 #define RF_OP_FIRST_WORK 8u
-#define RF_OP_LAST_WORK 14u
+#define RF_OP_LAST_WORK 15u
 
 // Window class tags (arg1).
 #define RF_CLASS_REQUIRED 0u
@@ -185,6 +190,23 @@
 #define RF_DICT_MAX_BYTES 64u
 #define RF_DICT_ENTRY_WORDS 17u
 
+// Compare-log buffer (RF_OP_CMPLOG): entry k at k * RF_CMPLOG_ENTRY_WORDS.
+// Word 0 = the comparisons the execution made (records past
+// RF_CMPLOG_RECORDS were not stored), then one record per comparison in
+// execution order: the compare site (the instrumentation's comparison
+// index), operand a, operand b. A switch records (selector, nearest case).
+#define RF_CMPLOG_RECORDS 128u
+#define RF_CMPLOG_RECORD_WORDS 3u
+#define RF_CMPLOG_ENTRY_WORDS (1u + RF_CMPLOG_RECORDS * RF_CMPLOG_RECORD_WORDS)
+
+// Patch buffer: the input-to-state patches of each corpus input, derived on
+// the host from its own compare log (RF_OP_CMP applies them). Index entry i:
+// word 2i = offset of input i's first patch in words (from buffer start),
+// 2i+1 = its patch count. A patch is RF_PATCH_WORDS words: position << 8 |
+// width (1..4 bytes), then the bytes to write there, little-endian packed.
+#define RF_PATCH_INDEX_WORDS(capacity) (2u * (capacity))
+#define RF_PATCH_WORDS 2u
+
 // Push-constant flags of the megakernel (RfPush.flags).
 #define RF_PUSH_KEEP_GOING 1u  // a fault does not stop the dispatch
 #define RF_PUSH_REPORT_ALL 2u  // queue every fault, even one seen before
@@ -195,6 +217,8 @@
 #define RF_BINDING_CORPUS 2
 #define RF_BINDING_FINDS 3
 #define RF_BINDING_DICT 4
-#define RF_BINDING_COUNT 5
+#define RF_BINDING_CMPLOG 5
+#define RF_BINDING_PATCHES 6
+#define RF_BINDING_COUNT 7
 
 #endif  // RINGFUZZ_WIRE_H_

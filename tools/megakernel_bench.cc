@@ -8,6 +8,7 @@
 //                    [-value_profile=0|1] [-mutation=auto|flat|branching]
 //                    [-parent=FILE] [-keep_going=0|1] [-coherent_lanes=1|2|4]
 //                    [-coverage_mode=auto|precise|signature] [-havoc_build=0|1]
+//                    [-ring_memory=auto|host|device] [-slots=N] [-execs=N]
 //
 // The three switches turn the instrumentation's hooks off one by one (loop
 // budgets always stay), for measuring what each costs; -value_profile=1
@@ -15,7 +16,11 @@
 // -mutation picks the GPU mutation engine; -parent is the input every
 // mutant starts from (default 16 x 'A'); -keep_going=1 lets faults go on;
 // -coherent_lanes, -coverage_mode and -havoc_build set the
-// GpuExecutorOptions fields of those names (auto: the device's default).
+// GpuExecutorOptions fields of those names (auto: the device's default), and
+// -ring_memory its ring_memory; -slots and -execs replace the device's
+// preferred batch shape (slots per batch, executions per slot), so small
+// batches measure what a round costs beyond its executions (the mean batch
+// time is printed).
 #include <sys/resource.h>
 
 #include <chrono>
@@ -78,6 +83,7 @@ int main(int argc, char** argv) {
   options.keep_going = Flag(argc, argv, "keep_going", "0") == "1";
   using Engine = ringfuzz::GpuExecutorOptions::MutationEngine;
   using Mode = ringfuzz::GpuExecutorOptions::CoverageMode;
+  using RingMemory = ringfuzz::GpuExecutorOptions::RingMemory;
   if (!Choose(argc, argv, "mutation",
               {{"auto", Engine::kAuto},
                {"flat", Engine::kFlat},
@@ -87,7 +93,12 @@ int main(int argc, char** argv) {
               {{"auto", Mode::kAuto},
                {"precise", Mode::kPrecise},
                {"signature", Mode::kSignature}},
-              options.coverage_mode)) {
+              options.coverage_mode) ||
+      !Choose(argc, argv, "ring_memory",
+              {{"auto", RingMemory::kAuto},
+               {"host", RingMemory::kHost},
+               {"device", RingMemory::kDevice}},
+              options.ring_memory)) {
     return 2;
   }
   options.value_profile = Flag(argc, argv, "value_profile", "0") == "1";
@@ -121,7 +132,14 @@ int main(int argc, char** argv) {
     seed.assign(std::istreambuf_iterator<char>(in), {});
   }
   if (!(*executor)->AddInput(seed).ok()) return 1;
-  const ringfuzz::BatchShape shape = (*executor)->PreferredBatch();
+  ringfuzz::BatchShape shape = (*executor)->PreferredBatch();
+  shape.slots =
+      std::stoul(Flag(argc, argv, "slots", std::to_string(shape.slots)));
+  shape.execs_per_slot = std::stoul(
+      Flag(argc, argv, "execs", std::to_string(shape.execs_per_slot)));
+  std::printf("batch: %u slots x %u executions; ring in %s memory\n",
+              shape.slots, shape.execs_per_slot,
+              (*executor)->ring_in_device_memory() ? "device" : "host");
   std::vector<ringfuzz::WorkItem> work(shape.slots);
   for (auto& item : work) {
     item.opcode = std::stoul(Flag(argc, argv, "opcode", "8"));
@@ -169,5 +187,6 @@ int main(int argc, char** argv) {
   const double cpu = cpu_seconds() - cpu_start;
   std::printf("exec/s: %.0f  (loop cpu %.1fs, execs per cpu-second %.0f)\n",
               execs / elapsed, cpu, execs / cpu);
+  std::printf("batch time: %.3f ms mean\n", 1e3 * elapsed / batches);
   return 0;
 }

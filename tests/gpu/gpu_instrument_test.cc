@@ -118,6 +118,30 @@ TEST(GpuInstrumentTest, SwitchIsACompareSite) {
   EXPECT_EQ(kernel->module.compare_constants.size(), 2u);  // still collected
 }
 
+// A string the target compares byte by byte from a constant array (the
+// dialect's only way to spell one) is kept as a byte string for the
+// automatic dictionary; arrays of larger values and the megakernel's own
+// tables are not.
+TEST(GpuInstrumentTest, ConstantByteArraysOfTheTargetAreByteStrings) {
+  constexpr char kStrings[] = R"(#include "ringfuzz.h"
+const uint kWord[5] = uint[](0x46u, 0x55u, 0x5Au, 0x5Au, 0x21u);
+const uint kWide[2] = uint[](0x1234u, 0x7u);
+void fz_target(uint len) {
+  if (len < 5u) return;
+  for (uint i = 0u; i < 5u; ++i) {
+    if (fz_byte(i) != kWord[i]) return;
+  }
+  if (fz_byte(0u) == kWide[fz_byte(1u) & 1u]) return;
+  fz_crash(3u);
+}
+)";
+  absl::StatusOr<Megakernel> kernel =
+      BuildMegakernel("s.fz", kStrings, MegakernelOptions{});
+  ASSERT_TRUE(kernel.ok()) << kernel.status();
+  EXPECT_EQ(kernel->module.byte_strings,
+            (std::vector<std::vector<uint8_t>>{{'F', 'U', 'Z', 'Z', '!'}}));
+}
+
 TEST(GpuInstrumentTest, ValueProfileBuildsInBothCoverageModes) {
   for (bool signature : {false, true}) {
     MegakernelOptions options;

@@ -249,15 +249,14 @@ TEST_P(GpuMutationTest, MutantsStayWithinMaxLen) {
       << executor->last_validation_message();
 }
 
-// A CMP mutant writes the other operand of a recorded comparison where the
-// first one's bytes are: a 32-bit magic falls in one step.
+// A CMP mutant writes the other operand of a comparison that its parent's
+// own execution made where the first one's bytes are: a 32-bit magic falls
+// in one step. (RunBatch logs the parent's comparisons first.)
 TEST_P(GpuMutationTest, InputToStateSolvesAWordCompare) {
   auto executor = Make("word_magic.fz");
   ASSERT_NE(executor, nullptr);
   const Bytes parent = Str("ABCDEFGH");
   ASSERT_TRUE(executor->AddInput(parent).ok());
-  // A replay records the comparison's operands in the compare table.
-  ASSERT_TRUE(executor->Execute(parent).ok());
   std::vector<Find> bugs =
       RunUntilBug(*executor, Work(RF_OP_CMP, /*stack=*/1, 64), 10);
   ASSERT_FALSE(bugs.empty());
@@ -265,6 +264,49 @@ TEST_P(GpuMutationTest, InputToStateSolvesAWordCompare) {
   ASSERT_GE(bugs[0].data.size(), 8u);
   EXPECT_EQ(Bytes(bugs[0].data.begin() + 4, bugs[0].data.begin() + 8),
             (Bytes{0x42, 0xEE, 0xFF, 0xC0}));
+}
+
+// The value that opens own_checksum.fz's gate is a hash of the input's own
+// bytes 4..7. Two parents with different bodies: each parent's CMP mutants
+// solve it with the hash of that parent's body, which only that parent's
+// compare log holds (a log taken from the other input, or one table shared
+// by all, writes the other hash, which does not open the gate).
+TEST_P(GpuMutationTest, InputToStateUsesTheParentsOwnComparisons) {
+  const Bytes a = Str("0000AAAA"), b = Str("0000BBBB");
+  auto check = [](const Bytes& input) {  // the target's formula
+    uint32_t body = 0;
+    for (int k = 3; k >= 0; --k) body = body << 8 | input[4 + k];
+    return (body * 0x9E3779B1u) ^ 0x5A5A5A5Au;
+  };
+  for (uint32_t parent : {1u, 0u}) {
+    // A fresh executor each: a bug is reported once per run.
+    auto executor = Make("own_checksum.fz");
+    ASSERT_NE(executor, nullptr);
+    ASSERT_TRUE(executor->AddInput(a).ok());
+    ASSERT_TRUE(executor->AddInput(b).ok());
+    const Bytes& input = parent == 0 ? a : b;
+    std::vector<WorkItem> work = Work(RF_OP_CMP, /*stack=*/1, 64);
+    for (WorkItem& item : work) item.parent = parent;
+    std::vector<Find> bugs = RunUntilBug(*executor, work, 4);
+    ASSERT_FALSE(bugs.empty()) << "parent " << parent;
+    EXPECT_EQ(bugs[0].code, 9u);
+    ASSERT_EQ(bugs[0].data.size(), 8u);
+    EXPECT_EQ(Bytes(bugs[0].data.begin() + 4, bugs[0].data.end()),
+              Bytes(input.begin() + 4, input.end()));
+    uint32_t field = 0;
+    for (int k = 3; k >= 0; --k) field = field << 8 | bugs[0].data[k];
+    EXPECT_EQ(field, check(input));
+    // The patch is in that parent's list, and not in the other's.
+    const std::vector<InputPatch> own = executor->InputToStatePatches(parent);
+    const std::vector<InputPatch> other =
+        executor->InputToStatePatches(1 - parent);
+    const InputPatch solving{0, 4, check(input)};
+    EXPECT_NE(std::find(own.begin(), own.end(), solving), own.end());
+    EXPECT_EQ(std::find(other.begin(), other.end(), solving), other.end());
+    EXPECT_EQ(executor->logged_inputs(), 2u);
+    EXPECT_EQ(executor->validation_messages(), 0u)
+        << executor->last_validation_message();
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Engines, GpuMutationTest,

@@ -32,6 +32,19 @@ VkPhysicalDeviceMemoryProperties H200() {
   return Table({0, kLocal, kVisible, kVisible | kCached, kLocal | kVisible});
 }
 
+// Buffers the host reads every round go to cached system memory first
+// (the H200's type 3), then uncached system memory, device memory last.
+TEST(MemoryTypeTest, HostPlacementPrefersCachedSystemMemory) {
+  EXPECT_THAT(HostVisibleMemoryTypes(H200(), ~0u, Placement::kHost),
+              ElementsAre(3, 2, 4));
+  EXPECT_THAT(HostVisibleMemoryTypes(H200(), 0b10100, Placement::kHost),
+              ElementsAre(2, 4));
+  VkPhysicalDeviceMemoryProperties lavapipe =
+      Table({kLocal | kVisible | kCached});
+  EXPECT_THAT(HostVisibleMemoryTypes(lavapipe, 1, Placement::kHost),
+              ElementsAre(0));
+}
+
 TEST(MemoryTypeTest, DeviceLocalHostVisibleComesFirst) {
   EXPECT_THAT(HostVisibleMemoryTypes(H200(), ~0u), ElementsAre(4, 2, 3));
   EXPECT_TRUE(IsDeviceLocal(H200(), 4));
