@@ -36,7 +36,13 @@ void Corpus::RecordExecutions(size_t index, uint64_t executions) {
   entries_[index].executions += executions;
 }
 
-void Corpus::RecordFind(size_t index) { ++entries_[index].finds; }
+void Corpus::RecordFind(size_t index, uint32_t new_bits) {
+  CorpusEntry& entry = entries_[index];
+  ++entry.finds;
+  entry.child_bits += new_bits;
+  entry.executions_at_last_find = entry.executions;
+  ++total_finds_;
+}
 
 void Corpus::RecordCost(size_t index, uint64_t executions, uint64_t steps) {
   entries_[index].measured_executions += executions;

@@ -22,6 +22,15 @@ struct CorpusEntry {
   uint32_t new_bits = 0;        // coverage bits it set first
   uint64_t added_at_exec = 0;   // total executions when it was added
   uint32_t finds = 0;           // children of it that were kept
+  // Coverage bits its kept children set first (the sum of their new_bits).
+  uint64_t child_bits = 0;
+  // `executions` when its last kept child was recorded (0: none yet). The
+  // executions since then, executions - executions_at_last_find, are the
+  // ones spent on it without result (the scheduler's staleness).
+  uint64_t executions_at_last_find = 0;
+  // Corpus index of the entry it was mutated from; nullopt for the entries
+  // the run started with (seeds) and where the parent is unknown.
+  std::optional<size_t> parent;
   // Cost of mutating it, as measured by the executor: target loop
   // iterations over the executions of its mutants (0 and 0: unmeasured).
   uint64_t measured_executions = 0;
@@ -51,7 +60,10 @@ class Corpus {
 
   // Statistics updates; `index` must be valid.
   void RecordExecutions(size_t index, uint64_t executions);
-  void RecordFind(size_t index);
+  // A child of entry `index` that set `new_bits` coverage bits first was
+  // kept: counts it (finds, child_bits, total_finds) and restarts the
+  // entry's staleness (executions_at_last_find = executions).
+  void RecordFind(size_t index, uint32_t new_bits = 0);
   // Adds a measurement of the cost of mutating entry `index`.
   void RecordCost(size_t index, uint64_t executions, uint64_t steps);
 
@@ -61,6 +73,8 @@ class Corpus {
   uint64_t total_bytes() const { return total_bytes_; }
   // Size of the largest input (0 if empty).
   size_t max_input_size() const { return max_input_size_; }
+  // Sum of all entries' finds (kept children recorded by RecordFind).
+  uint64_t total_finds() const { return total_finds_; }
 
  private:
   std::vector<CorpusEntry> entries_;
@@ -68,6 +82,7 @@ class Corpus {
   absl::flat_hash_map<uint32_t, size_t> by_executor_index_;
   uint64_t total_bytes_ = 0;
   size_t max_input_size_ = 0;
+  uint64_t total_finds_ = 0;
 };
 
 }  // namespace ringfuzz

@@ -1,6 +1,7 @@
 // The fuzzer's configuration: one field per flag of fuzz/flags.def, with the
-// flag's default. Engine code reads it as `const Config&`; tests set fields
-// directly instead of building command lines.
+// flag's default, and the fields below that tools derive from the flags.
+// Engine code reads it as `const Config&`; tests set fields directly instead
+// of building command lines.
 #ifndef RINGFUZZ_FUZZ_CONFIG_H_
 #define RINGFUZZ_FUZZ_CONFIG_H_
 
@@ -21,6 +22,14 @@ struct Config {
 #undef RF_FLAG_UINT64
 #undef RF_FLAG_BOOL
 #undef RF_FLAG_STRING
+
+  // Not a flag: true iff the engine sizes the mutants per slot by time
+  // (-round_ms) because the user left -slot_execs automatic. Set by the
+  // executor factory, which replaces slot_execs == 0 by the device's
+  // preferred value (then the ceiling of the sizing) and so is the last to
+  // know; false (fixed batches) for configs built any other way, e.g. in
+  // tests.
+  bool adaptive_rounds = false;
 };
 
 }  // namespace ringfuzz

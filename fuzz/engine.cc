@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <memory>
 #include <string>
 #include <utility>
@@ -47,6 +48,31 @@ uint64_t FloorPowerOfTwo(uint64_t x) {
 }
 
 }  // namespace
+
+void FeedbackLatency::Found(size_t index, absl::Duration batch_start) {
+  pending_.emplace(index, batch_start);
+}
+
+void FeedbackLatency::BatchRan(absl::Span<const size_t> parents,
+                               absl::Duration batch_end) {
+  if (pending_.empty()) return;
+  for (size_t index : parents) {
+    auto it = pending_.find(index);
+    if (it == pending_.end()) continue;
+    samples_.push_back(batch_end - it->second);
+    pending_.erase(it);
+  }
+}
+
+absl::Duration FeedbackLatency::Quantile(double q) const {
+  if (samples_.empty()) return absl::ZeroDuration();
+  std::vector<absl::Duration> sorted = samples_;
+  std::sort(sorted.begin(), sorted.end());
+  const double rank = std::ceil(q * static_cast<double>(sorted.size()));
+  const size_t index = static_cast<size_t>(
+      std::clamp(rank, 1.0, static_cast<double>(sorted.size())));
+  return sorted[index - 1];
+}
 
 Engine::Engine(const Config& config, Executor& executor, std::ostream& out,
                Clock& clock, SteeringOptions steering)
@@ -117,6 +143,11 @@ int Engine::Fuzz(const std::vector<std::string>& dirs) {
   if (auto code = RunSeeds(seeds)) return *code;
   PrintStatus(StatusEvent::kInited);
 
+  if (config_.round_ms > 0 && !config_.adaptive_rounds &&
+      config_.slot_execs > 0 && Verbose(1)) {
+    out_ << "INFO: -round_ms is ignored: -slot_execs=" << config_.slot_execs
+         << " fixes the mutants per slot\n";
+  }
   Scheduler scheduler(seed_, have_dictionary_, executor_.compare_feedback());
   SteeringOptions steering_options = steering_options_;
   steering_options.telemetry_out = config_.telemetry_out;
@@ -125,7 +156,9 @@ int Engine::Fuzz(const std::vector<std::string>& dirs) {
       Steering::Create(steering_options, executor_, clock_, out_);
   if (!steering.ok()) return Fail(steering.status());
   (*steering)->SetSeedEntries(corpus_.size());
-  if (auto code = FuzzLoop(scheduler, **steering)) return *code;
+  std::optional<int> code = FuzzLoop(scheduler, **steering);
+  loop_end_ = clock_.Now();
+  if (code) return *code;
 
   PrintStatus(StatusEvent::kDone);
   if (unsaved_units_ > 0) {
@@ -139,6 +172,7 @@ int Engine::Fuzz(const std::vector<std::string>& dirs) {
   }
   if (Verbose(1)) {
     out_ << FormatDoneLine(total_execs_, ElapsedSeconds()) << "\n";
+    PrintFeedbackSummary();
   }
   PrintRecommendedDictionary();
   if (!reported_bugs_.empty()) {
@@ -270,14 +304,16 @@ std::optional<int> Engine::RunSeeds(const std::vector<Bytes>& seeds) {
 }
 
 std::optional<int> Engine::FuzzLoop(Scheduler& scheduler, Steering& steering) {
-  BatchBudget budget;
-  budget.slots = config_.batch_slots > 0
-                     ? static_cast<uint32_t>(config_.batch_slots)
-                     : kDefaultBatchSlots;
-  budget.execs_per_slot = config_.slot_execs > 0
-                              ? static_cast<uint32_t>(config_.slot_execs)
-                              : kDefaultSlotExecs;
-  steering.Configure(budget);
+  BatchBudget configured;
+  configured.slots = config_.batch_slots > 0
+                         ? static_cast<uint32_t>(config_.batch_slots)
+                         : kDefaultBatchSlots;
+  configured.execs_per_slot = config_.slot_execs > 0
+                                  ? static_cast<uint32_t>(config_.slot_execs)
+                                  : kDefaultSlotExecs;
+  steering.Configure(configured);
+  sizer_ = MakeRoundSizer(configured.execs_per_slot);
+  loop_start_ = clock_.Now();
   int idle_batches = 0;
   while (true) {
     if (config_.runs >= 0 &&
@@ -288,13 +324,14 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler, Steering& steering) {
         ElapsedSeconds() >= static_cast<uint64_t>(config_.max_total_time)) {
       return std::nullopt;
     }
-    if (absl::Status s = steering.ShapeBudget(budget); !s.ok()) return Fail(s);
-    if (config_.runs >= 0) budget.remaining_runs = config_.runs - total_execs_;
-    const BatchPlan plan = steering.PlanBatch(corpus_, budget.slots);
-    Batch batch = scheduler.NextBatch(corpus_, budget, total_execs_, plan);
+    absl::StatusOr<BatchBudget> budget = NextBudget(configured, steering);
+    if (!budget.ok()) return Fail(budget.status());
+    BatchPlan plan = steering.PlanBatch(corpus_, budget->slots);
+    plan.fresh = std::move(fresh_);
+    Batch batch = scheduler.NextBatch(corpus_, *budget, total_execs_, plan);
+    fresh_ = std::move(batch.fresh_waiting);
     if (absl::Status s = steering.BeforeBatch(); !s.ok()) return Fail(s);
-    absl::StatusOr<BatchResult> result =
-        executor_.RunBatch(batch.work, batch.seed);
+    absl::StatusOr<BatchResult> result = RunTimedBatch(batch);
     if (!result.ok()) {
       std::string stall = steering.DescribeStall();
       return Fail(absl::Status(
@@ -316,6 +353,10 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler, Steering& steering) {
           "; an executor must count what it ran and never run more than "
           "requested (this is a bug in the executor)")));
     }
+    // A stalled batch's time is the stall's, not the device's speed.
+    if (sizer_ && !steering.stalled()) {
+      sizer_->Observe(result->executions, last_batch_time_);
+    }
     const uint64_t before = total_execs_;
     total_execs_ += result->executions;
     AttributeExecutions(batch.work, batch.requested, result->executions);
@@ -326,6 +367,7 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler, Steering& steering) {
       }
     }
     dropped_finds_ += result->dropped_finds;
+    RecordLatency(batch, *result, batch_start_ + last_batch_time_);
     if (auto code = HandleFinds(*result)) return code;
     const uint64_t replayed_from = total_execs_;
     if (steering.stalled()) {
@@ -335,7 +377,8 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler, Steering& steering) {
       out_ << "INFO: batch of " << batch.work.size()
            << " slots: " << result->executions << "/" << batch.requested
            << " executions, " << result->finds.size() << " finds, "
-           << result->dropped_finds << " dropped\n";
+           << result->dropped_finds << " dropped, "
+           << absl::FormatDuration(last_batch_time_) << "\n";
     }
     const bool progressed =
         result->executions > 0 || total_execs_ > replayed_from;
@@ -348,6 +391,65 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler, Steering& steering) {
     }
     MaybePulse(before);
   }
+}
+
+absl::StatusOr<BatchBudget> Engine::NextBudget(const BatchBudget& configured,
+                                               Steering& steering) {
+  // The steering sets the geometry (slots, its own mutants per slot,
+  // workgroups); rounds sized by time only ever lower the mutants per slot
+  // below the steering's.
+  BatchBudget budget = configured;
+  if (absl::Status s = steering.ShapeBudget(budget); !s.ok()) return s;
+  if (sizer_) {
+    budget.execs_per_slot =
+        std::min(budget.execs_per_slot, sizer_->ExecsPerSlot(budget.slots));
+  }
+  if (config_.runs >= 0) budget.remaining_runs = config_.runs - total_execs_;
+  last_execs_per_slot_ = budget.execs_per_slot;
+  return budget;
+}
+
+absl::StatusOr<BatchResult> Engine::RunTimedBatch(const Batch& batch) {
+  batch_start_ = clock_.Now();
+  absl::StatusOr<BatchResult> result =
+      executor_.RunBatch(batch.work, batch.seed);
+  last_batch_time_ = clock_.Now() - batch_start_;
+  busy_ += last_batch_time_;
+  return result;
+}
+
+std::optional<RoundSizer> Engine::MakeRoundSizer(uint32_t ceiling) const {
+  if (!config_.adaptive_rounds) return std::nullopt;
+  const absl::Duration target = config_.round_ms > 0
+                                    ? absl::Milliseconds(config_.round_ms)
+                                    : kCpuRoundTime;
+  // On a device whose workgroup's lanes all run mutants of one slot, fewer
+  // mutants than lanes would leave lanes idle.
+  uint32_t floor = 1;
+  if (std::optional<LaunchLimits> limits = executor_.launch_limits()) {
+    floor = std::max<uint32_t>(limits->workgroup_size_x, 1);
+  }
+  return RoundSizer(target, floor, ceiling);
+}
+
+void Engine::RecordLatency(const Batch& batch, const BatchResult& result,
+                           absl::Duration batch_end) {
+  if (latency_.pending() == 0 || result.executions == 0) return;
+  std::vector<size_t> ran;
+  auto add = [&](uint32_t executor_index) {
+    if (std::optional<size_t> index =
+            corpus_.FindByExecutorIndex(executor_index)) {
+      ran.push_back(*index);
+    }
+  };
+  if (!result.costs.empty()) {
+    for (const ParentCost& cost : result.costs) {
+      if (cost.executions > 0) add(cost.parent);
+    }
+  } else {
+    for (const WorkItem& item : batch.work) add(item.parent);
+  }
+  latency_.BatchRan(ran, batch_end);
 }
 
 std::optional<int> Engine::RecoverStall(Steering& steering) {
@@ -391,11 +493,13 @@ std::optional<int> Engine::HandleFinds(const BatchResult& result) {
                               parent ? corpus_.entry(*parent).sha1 : "",
                               /*save_artifact=*/true);
     }
-    auto added = AddToCorpus(find.data, find.new_bits);
+    auto added = AddToCorpus(find.data, find.new_bits, parent);
     if (!added.ok()) return Fail(added.status());
     if (!added->has_value()) continue;  // found twice in one batch
     ++new_units_;
-    if (parent) corpus_.RecordFind(*parent);
+    if (parent) corpus_.RecordFind(*parent, find.new_bits);
+    fresh_.push_back(**added);
+    latency_.Found(**added, batch_start_);
     const CorpusEntry& entry = corpus_.entry(**added);
     PrintStatus(StatusEvent::kNew,
                 FormatNewUnitSuffix(entry.data.size(), corpus_.max_input_size(),
@@ -405,8 +509,8 @@ std::optional<int> Engine::HandleFinds(const BatchResult& result) {
   return std::nullopt;
 }
 
-absl::StatusOr<std::optional<size_t>> Engine::AddToCorpus(const Bytes& data,
-                                                          uint32_t new_bits) {
+absl::StatusOr<std::optional<size_t>> Engine::AddToCorpus(
+    const Bytes& data, uint32_t new_bits, std::optional<size_t> parent) {
   std::string sha1 = Sha1Hex(data);
   if (corpus_.FindBySha1(sha1)) return std::optional<size_t>();
   absl::StatusOr<uint32_t> index = executor_.AddInput(data);
@@ -422,6 +526,7 @@ absl::StatusOr<std::optional<size_t>> Engine::AddToCorpus(const Bytes& data,
   entry.executor_index = *index;
   entry.new_bits = new_bits;
   entry.added_at_exec = total_execs_;
+  entry.parent = parent;
   std::optional<size_t> added = corpus_.Add(std::move(entry));
   if (!added) {
     return absl::InternalError(
@@ -553,14 +658,44 @@ void Engine::MaybePulse(uint64_t executions_before) {
   }
 }
 
-void Engine::PrintFinalStats() {
-  if (!config_.print_final_stats) return;
+absl::Duration Engine::LoopTime() {
+  if (!loop_start_) return absl::ZeroDuration();
+  return loop_end_.value_or(clock_.Now()) - *loop_start_;
+}
+
+FinalStats Engine::CollectFinalStats() {
   FinalStats stats;
   stats.runs = total_execs_;
   stats.exec_per_sec = ExecPerSec(total_execs_, ElapsedSeconds());
   stats.new_units = new_units_;
   stats.peak_rss_mb = PeakRssMb();
-  out_ << FormatFinalStats(stats);
+  stats.latency_entries = latency_.samples();
+  stats.latency_p50_ms = CeilMilliseconds(latency_.Quantile(0.5));
+  stats.latency_p99_ms = CeilMilliseconds(latency_.Quantile(0.99));
+  stats.device_busy_percent = BusyPercent(busy_, LoopTime());
+  return stats;
+}
+
+void Engine::PrintFinalStats() {
+  if (!config_.print_final_stats) return;
+  out_ << FormatFinalStats(CollectFinalStats());
+}
+
+void Engine::PrintFeedbackSummary() {
+  out_ << FormatFeedbackLine(latency_.samples(), latency_.Quantile(0.5),
+                             latency_.Quantile(0.99),
+                             BusyPercent(busy_, LoopTime()))
+       << "\n";
+  if (sizer_) {
+    out_ << "INFO: rounds sized for " << absl::FormatDuration(sizer_->target())
+         << " (-round_ms): the last batch ran "
+         << absl::FormatDuration(last_batch_time_) << " with "
+         << last_execs_per_slot_ << " mutants per slot (" << sizer_->floor()
+         << ".." << sizer_->ceiling() << "); fixed cost of a round about "
+         << absl::FormatDuration(
+                absl::Trunc(sizer_->fixed_cost(), absl::Microseconds(10)))
+         << "\n";
+  }
 }
 
 }  // namespace ringfuzz

@@ -20,6 +20,13 @@
 //    executor, never assumed; NEW lines show the count after the batch.
 //  * pulse lines when the execution count passes a power of two (and at
 //    least 2 s have passed, as libFuzzer), and every -report_interval s.
+//  * Fresh entries first: an entry found by a batch gets HIGH-priority
+//    items in the next one (Scheduler, BatchPlan::fresh).
+//  * Rounds sized by time (Config::adaptive_rounds): the mutants per slot
+//    follow the measured exec/s so that a batch takes about -round_ms
+//    (RoundSizer), at most the configured shape.
+//  * Feedback latency and device busy share are measured (FeedbackLatency)
+//    and printed with -print_final_stats=1 and in the Done area.
 //  * Fuzzing is steered by the executor's ring telemetry (fuzz/steering.h):
 //    batch geometry, tenant shares, aged parents, -telemetry_out and
 //    -dump_buffers. When a dispatch stalls, its claimed slots are replayed
@@ -41,28 +48,69 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "absl/types/span.h"
 #include "corpus/corpus.h"
 #include "corpus/work_dir.h"
 #include "fuzz/clock.h"
 #include "fuzz/config.h"
 #include "fuzz/executor.h"
+#include "fuzz/scheduler.h"
 #include "fuzz/status_line.h"
 #include "fuzz/steering.h"
 
 namespace ringfuzz {
-
-class Scheduler;
 
 // Batch shape used when -batch_slots / -slot_execs are 0 and the executor
 // factory did not choose one for its device.
 inline constexpr uint32_t kDefaultBatchSlots = 256;
 inline constexpr uint32_t kDefaultSlotExecs = 1024;
 
+// Target wall time of one batch when rounds are sized by time
+// (Config::adaptive_rounds) and -round_ms is 0; the executor factory picks
+// one for its device. The trade: a shorter round lets the search react to
+// a find sooner (its mutants run in the next round), a longer one spends
+// less of the device's time on the fixed cost of a round (launch, ring
+// publication, find readback, host scheduling). A GPU's fixed cost is well
+// under a millisecond, so 10 ms rounds keep it busy; lavapipe's (thread
+// wake-ups, host-side ring work on the same cores) is a few milliseconds,
+// so its rounds are longer. kCpuRoundTime is also the engine's default when
+// no factory chose.
+inline constexpr absl::Duration kGpuRoundTime = absl::Milliseconds(10);
+inline constexpr absl::Duration kCpuRoundTime = absl::Milliseconds(40);
+
 // The exit code of usage, I/O and executor errors (libFuzzer's).
 inline constexpr int kErrorExit = 1;
+
+// Feedback latency: for each corpus entry found while fuzzing, the time
+// from the start of the batch whose execution found it to the end of the
+// first later batch that ran work items of it. It is an upper bound on
+// "find -> first executed mutant": the find may have come late in its batch
+// and the mutant early in its own, and times are taken around
+// Executor::RunBatch, so host work between the batches is included.
+class FeedbackLatency {
+ public:
+  // Corpus entry `index` was found by the batch that started at
+  // `batch_start`. An entry found twice keeps its first time.
+  void Found(size_t index, absl::Duration batch_start);
+  // A batch that ran work of `parents` (corpus indices, repeats allowed)
+  // ended at `batch_end`: each of them still pending becomes a sample.
+  void BatchRan(absl::Span<const size_t> parents, absl::Duration batch_end);
+
+  size_t samples() const { return samples_.size(); }
+  // Entries found whose mutants have not run yet.
+  size_t pending() const { return pending_.size(); }
+  // The nearest-rank q-quantile of the samples (q in (0, 1]): the smallest
+  // sample with at least q of all samples <= it; zero without samples.
+  absl::Duration Quantile(double q) const;
+
+ private:
+  absl::flat_hash_map<size_t, absl::Duration> pending_;  // index -> start
+  std::vector<absl::Duration> samples_;
+};
 
 class Engine {
  public:
@@ -82,6 +130,11 @@ class Engine {
   const Corpus& corpus() const { return corpus_; }
   uint64_t total_executions() const { return total_execs_; }
   uint64_t seed() const { return seed_; }
+  const FeedbackLatency& feedback_latency() const { return latency_; }
+  // Time inside Executor::RunBatch so far.
+  absl::Duration device_busy() const { return busy_; }
+  // Wall time of the fuzzing loop (so far, while it runs; zero before).
+  absl::Duration LoopTime();
 
  private:
   int RunFiles(const std::vector<std::string>& files);
@@ -98,9 +151,25 @@ class Engine {
   std::optional<int> HandleFinds(const BatchResult& result);
 
   // Adds `data` to the corpus and the executor's mirror; returns the corpus
-  // index, or nullopt if it was already there.
-  absl::StatusOr<std::optional<size_t>> AddToCorpus(const Bytes& data,
-                                                    uint32_t new_bits);
+  // index, or nullopt if it was already there. `parent`: the corpus index
+  // it was mutated from, if known.
+  absl::StatusOr<std::optional<size_t>> AddToCorpus(
+      const Bytes& data, uint32_t new_bits,
+      std::optional<size_t> parent = std::nullopt);
+  // The next batch's budget: `configured`, shaped by the steering and by
+  // the round sizer, with the -runs left.
+  absl::StatusOr<BatchBudget> NextBudget(const BatchBudget& configured,
+                                         Steering& steering);
+  // Runs `batch` on the executor, timed: batch_start_, last_batch_time_
+  // and busy_.
+  absl::StatusOr<BatchResult> RunTimedBatch(const Batch& batch);
+  // The round sizer for batches of at most `ceiling` mutants per slot, iff
+  // rounds are sized by time (Config::adaptive_rounds).
+  std::optional<RoundSizer> MakeRoundSizer(uint32_t ceiling) const;
+  // Closes the feedback latency of the fresh entries `batch` ran (per the
+  // executor's costs when it reports them, else every item if it ran any).
+  void RecordLatency(const Batch& batch, const BatchResult& result,
+                     absl::Duration batch_end);
   void SaveToCorpusDir(const CorpusEntry& entry);
   void AttributeExecutions(const std::vector<WorkItem>& work,
                            uint64_t requested, uint64_t executed);
@@ -116,6 +185,9 @@ class Engine {
   void PrintStatus(StatusEvent event, const std::string& suffix = "");
   void MaybePulse(uint64_t executions_before);
   void PrintFinalStats();
+  FinalStats CollectFinalStats();
+  // The Done area's lines about latency, device share and round size.
+  void PrintFeedbackSummary();
   bool Verbose(int level) const { return config_.verbosity >= level; }
 
   const Config& config_;
@@ -137,6 +209,16 @@ class Engine {
   int bug_exit_code_ = 0;
   uint64_t dropped_finds_ = 0;
   uint64_t unsaved_units_ = 0;  // new inputs the corpus dir did not take
+  // Entries found and not yet given their fresh items (BatchPlan::fresh),
+  // oldest first.
+  std::vector<size_t> fresh_;
+  FeedbackLatency latency_;
+  absl::Duration batch_start_;  // of the batch whose finds are handled
+  std::optional<absl::Duration> loop_start_, loop_end_;
+  absl::Duration busy_;  // inside Executor::RunBatch
+  std::optional<RoundSizer> sizer_;
+  uint32_t last_execs_per_slot_ = 0;  // of the last batch
+  absl::Duration last_batch_time_;    // of the last batch
 };
 
 }  // namespace ringfuzz

@@ -2,7 +2,12 @@
 
 #include <sys/resource.h>
 
+#include <algorithm>
+#include <cmath>
+
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/string_view.h"
 #include "fuzz/work_kind.h"
 
 namespace ringfuzz {
@@ -53,13 +58,57 @@ std::string FormatDoneLine(uint64_t runs, uint64_t seconds) {
   return absl::StrCat("Done ", runs, " runs in ", seconds, " second(s)");
 }
 
+namespace {
+
+// One "stat::<name>: <value>\n" line, the value in column 33 as libFuzzer
+// aligns its own (longer names get one space).
+std::string Stat(absl::string_view name, uint64_t value) {
+  std::string line = absl::StrCat("stat::", name, ":");
+  line.resize(std::max<size_t>(line.size() + 1, 32), ' ');
+  return absl::StrCat(line, value, "\n");
+}
+
+}  // namespace
+
 std::string FormatFinalStats(const FinalStats& s) {
   return absl::StrCat(
       "stat::number_of_executed_units: ", s.runs, "\n",
       "stat::average_exec_per_sec:     ", s.exec_per_sec, "\n",
       "stat::new_units_added:          ", s.new_units, "\n",
       "stat::slowest_unit_time_sec:    ", s.slowest_unit_time_sec, "\n",
-      "stat::peak_rss_mb:              ", s.peak_rss_mb, "\n");
+      "stat::peak_rss_mb:              ", s.peak_rss_mb, "\n",
+      Stat("feedback_latency_entries", s.latency_entries),
+      Stat("feedback_latency_p50_ms", s.latency_p50_ms),
+      Stat("feedback_latency_p99_ms", s.latency_p99_ms),
+      Stat("device_busy_percent", s.device_busy_percent));
+}
+
+uint64_t CeilMilliseconds(absl::Duration d) {
+  if (d <= absl::ZeroDuration()) return 0;
+  return static_cast<uint64_t>(
+      absl::ToInt64Milliseconds(absl::Ceil(d, absl::Milliseconds(1))));
+}
+
+uint64_t BusyPercent(absl::Duration busy, absl::Duration wall) {
+  if (wall <= absl::ZeroDuration() || busy <= absl::ZeroDuration()) return 0;
+  return std::min<uint64_t>(
+      100, static_cast<uint64_t>(absl::FDivDuration(busy * 100, wall)));
+}
+
+std::string FormatFeedbackLine(uint64_t entries, absl::Duration p50,
+                               absl::Duration p99, uint64_t busy_percent) {
+  const std::string busy =
+      absl::StrCat("device busy ", busy_percent, "% of the fuzzing loop");
+  if (entries == 0) {
+    return absl::StrCat(
+        "INFO: feedback latency: no new entry had mutants run; ", busy);
+  }
+  return absl::StrFormat(
+      "INFO: feedback latency p50 %.1f ms, p99 %.1f ms over %d new entries "
+      "(start of the batch that found an entry to the end of the first "
+      "batch that ran its mutants: an upper bound); %s",
+      absl::ToDoubleMilliseconds(p50), absl::ToDoubleMilliseconds(p99), entries,
+      busy);
 }
 
 uint64_t ExecPerSec(uint64_t runs, uint64_t seconds) {

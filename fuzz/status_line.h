@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <string>
 
+#include "absl/time/time.h"
 #include "absl/types/span.h"
 
 namespace ringfuzz {
@@ -57,11 +58,37 @@ struct FinalStats {
   uint64_t new_units = 0;
   uint64_t slowest_unit_time_sec = 0;  // not measured per input: always 0
   uint64_t peak_rss_mb = 0;
+  // Feedback latency (FeedbackLatency, fuzz/engine.h: from the start of the
+  // batch that found an entry to the end of the first batch that ran its
+  // mutants, an upper bound) over `latency_entries` new entries, in whole
+  // milliseconds rounded up; 0 without entries.
+  uint64_t latency_entries = 0;
+  uint64_t latency_p50_ms = 0;
+  uint64_t latency_p99_ms = 0;
+  // Time inside Executor::RunBatch over the fuzzing loop's wall time.
+  uint64_t device_busy_percent = 0;
 };
 
-// Returns libFuzzer's five "stat::" lines, each ending in '\n', values
-// aligned as libFuzzer aligns them.
+// Returns libFuzzer's five "stat::" lines, then ringfuzz's
+//   stat::feedback_latency_entries: N
+//   stat::feedback_latency_p50_ms:  N
+//   stat::feedback_latency_p99_ms:  N
+//   stat::device_busy_percent:      N
+// each ending in '\n', values aligned as libFuzzer aligns them.
 std::string FormatFinalStats(const FinalStats& stats);
+
+// Returns `d` in whole milliseconds, rounded up (0 for d <= 0).
+uint64_t CeilMilliseconds(absl::Duration d);
+
+// Returns 100 * busy / wall rounded down, at most 100; 0 if wall <= 0.
+uint64_t BusyPercent(absl::Duration busy, absl::Duration wall);
+
+// Returns the Done area's line, e.g. "INFO: feedback latency p50 12.5 ms,
+// p99 40.0 ms over 17 new entries (...); device busy 93% of the fuzzing
+// loop", or with no entry measured "INFO: feedback latency: no new entry
+// had mutants run; device busy ...". No trailing newline.
+std::string FormatFeedbackLine(uint64_t entries, absl::Duration p50,
+                               absl::Duration p99, uint64_t busy_percent);
 
 // Returns runs / seconds, or 0 before the first whole second (libFuzzer).
 uint64_t ExecPerSec(uint64_t runs, uint64_t seconds);

@@ -4,6 +4,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "fuzz/engine.h"
 #include "fuzz/gpu_executor.h"
 
 namespace ringfuzz {
@@ -39,6 +40,13 @@ absl::StatusOr<std::unique_ptr<Executor>> MakeGpuExecutor(Config& config,
       << gpu.max_len() << ", " << gpu.exec_steps()
       << " loop steps per execution\n";
   const BatchShape shape = gpu.PreferredBatch();
+  // Automatic -slot_execs: the engine sizes rounds by time, up to the
+  // device's preferred shape (fuzz/config.h).
+  config.adaptive_rounds = config.slot_execs == 0;
+  if (config.round_ms == 0) {
+    config.round_ms = absl::ToInt64Milliseconds(
+        gpu.device_info().is_cpu ? kCpuRoundTime : kGpuRoundTime);
+  }
   if (config.batch_slots == 0) config.batch_slots = shape.slots;
   if (config.slot_execs == 0) config.slot_execs = shape.execs_per_slot;
   return std::unique_ptr<Executor>(*std::move(executor));

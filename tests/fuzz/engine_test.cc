@@ -2,8 +2,11 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <filesystem>
+#include <map>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -12,6 +15,7 @@
 #include "corpus/atomic_file.h"
 #include "corpus/sha1.h"
 #include "fuzz/bug_report.h"
+#include "fuzz/scheduler.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "shaders/ringfuzz_wire.h"
@@ -78,6 +82,81 @@ uint64_t BatchedExecutionsRequested(const FakeExecutor& executor) {
     for (const WorkItem& item : batch) sum += item.count;
   }
   return sum;
+}
+
+// A FakeExecutor on a simulated device whose speed the test sets: every
+// RunBatch advances `clock` by overhead + per_exec * executions, and every
+// AddInput (host work between batches) by host_time.
+struct DeviceSpeed {
+  absl::Duration per_exec = absl::Microseconds(1);
+  absl::Duration overhead = absl::ZeroDuration();
+  absl::Duration host_time = absl::ZeroDuration();
+};
+
+class TimedExecutor final : public Executor {
+ public:
+  TimedExecutor(FakeExecutorOptions options, FakeClock& clock,
+                DeviceSpeed speed)
+      : inner_(std::move(options)), clock_(clock), speed_(speed) {}
+
+  absl::StatusOr<uint32_t> AddInput(ByteSpan input) override {
+    clock_.Advance(speed_.host_time);
+    return inner_.AddInput(input);
+  }
+  absl::Status SetDictionary(const std::vector<Bytes>& tokens) override {
+    return inner_.SetDictionary(tokens);
+  }
+  absl::StatusOr<BatchResult> RunBatch(absl::Span<const WorkItem> work,
+                                       uint64_t seed) override {
+    inputs_at_batch_.push_back(inner_.inputs().size());
+    absl::StatusOr<BatchResult> result = inner_.RunBatch(work, seed);
+    if (!result.ok()) return result;
+    const absl::Duration took =
+        speed_.overhead +
+        speed_.per_exec * static_cast<int64_t>(result->executions);
+    clock_.Advance(took);
+    durations_.push_back(took);
+    return result;
+  }
+  absl::StatusOr<BatchResult> Execute(ByteSpan input) override {
+    return inner_.Execute(input);
+  }
+  CoverageSummary Coverage() const override { return inner_.Coverage(); }
+  size_t max_len() const override { return inner_.max_len(); }
+  std::optional<LaunchLimits> launch_limits() const override { return limits_; }
+  absl::Status SetWorkerGroups(uint32_t groups) override {
+    return absl::OkStatus();
+  }
+
+  void set_limits(LaunchLimits limits) { limits_ = limits; }
+  void set_per_exec(absl::Duration d) { speed_.per_exec = d; }
+  const std::vector<std::vector<WorkItem>>& batches() const {
+    return inner_.batches();
+  }
+  // Corpus inputs the executor had when each batch started.
+  const std::vector<size_t>& inputs_at_batch() const {
+    return inputs_at_batch_;
+  }
+  const std::vector<absl::Duration>& durations() const { return durations_; }
+
+ private:
+  FakeExecutor inner_;
+  FakeClock& clock_;
+  DeviceSpeed speed_;
+  std::optional<LaunchLimits> limits_;
+  std::vector<size_t> inputs_at_batch_;
+  std::vector<absl::Duration> durations_;
+};
+
+// Whether batch `b` (0-based) of a run with rounds sized by time is a
+// probe of twice the size (RoundSizer: the second and every kProbeEvery-th
+// after it).
+bool IsProbe(size_t b) { return b % RoundSizer::kProbeEvery == 1; }
+
+FakeExecutorOptions NoBug() {
+  FakeExecutorOptions options;
+  options.magic = "0123456789abcdef";  // not found in these runs
+  return options;
 }
 
 TEST(EngineTest, FindsTheMagicWritesTheArtifactAndExitsWithErrorCode) {
@@ -153,15 +232,27 @@ TEST(EngineTest, GoldenLogOfAShortRun) {
   }
   EXPECT_GT(new_lines, 0);
   EXPECT_EQ(run.corpus_size, 1u + new_lines);
-  ASSERT_EQ(lines.size(), i + 7);
+  ASSERT_EQ(lines.size(), i + 12);
   EXPECT_THAT(lines[i], StartsWith("#5000\tDONE   cov: "));
   EXPECT_EQ(lines[i + 1], "Done 5000 runs in 0 second(s)");
-  EXPECT_EQ(lines[i + 2], "stat::number_of_executed_units: 5000");
-  EXPECT_EQ(lines[i + 3], "stat::average_exec_per_sec:     0");
-  EXPECT_EQ(lines[i + 4],
+  // The frozen clock: every latency and the loop's wall time are zero.
+  EXPECT_THAT(lines[i + 2],
+              ContainsRegex("^INFO: feedback latency p50 0.0 ms, p99 0.0 ms "
+                            "over [0-9]+ new entries \\(start of the batch "
+                            "that found an entry to the end of the first "
+                            "batch that ran its mutants: an upper bound\\); "
+                            "device busy 0% of the fuzzing loop$"));
+  EXPECT_EQ(lines[i + 3], "stat::number_of_executed_units: 5000");
+  EXPECT_EQ(lines[i + 4], "stat::average_exec_per_sec:     0");
+  EXPECT_EQ(lines[i + 5],
             "stat::new_units_added:          " + std::to_string(new_lines));
-  EXPECT_EQ(lines[i + 5], "stat::slowest_unit_time_sec:    0");
-  EXPECT_EQ(lines[i + 6], "stat::peak_rss_mb:              R");
+  EXPECT_EQ(lines[i + 6], "stat::slowest_unit_time_sec:    0");
+  EXPECT_EQ(lines[i + 7], "stat::peak_rss_mb:              R");
+  EXPECT_THAT(lines[i + 8],
+              ContainsRegex("^stat::feedback_latency_entries: [0-9]+$"));
+  EXPECT_EQ(lines[i + 9], "stat::feedback_latency_p50_ms:  0");
+  EXPECT_EQ(lines[i + 10], "stat::feedback_latency_p99_ms:  0");
+  EXPECT_EQ(lines[i + 11], "stat::device_busy_percent:      0");
 }
 
 // -runs counts every execution, seeds included, and is exact even when the
@@ -564,6 +655,352 @@ TEST(EngineTest, VerbosityZeroPrintsNoStatusLines) {
   Outcome run = RunEngine(config, executor, {});
   EXPECT_EQ(run.code, 0);
   EXPECT_EQ(run.log, "INFO: Seed: 1\n");
+}
+
+// --- Fresh entries, rounds sized by time, feedback latency. ---
+
+// Every entry found by a batch has kFreshItemsPerEntry items at HIGH
+// priority in the next batch, before all other work; nothing else is HIGH.
+TEST(EngineTest, NewEntriesRunInTheNextBatchAtHighPriority) {
+  FakeClock clock;
+  TimedExecutor executor(NoBug(), clock, DeviceSpeed{});
+  Config config = TestConfig();
+  config.batch_slots = 256;  // fresh share: 64 items
+  config.slot_execs = 4;
+  config.runs = 20000;
+  config.verbosity = 0;
+  std::ostringstream out;
+  Engine engine(config, executor, out, clock);
+  ASSERT_EQ(engine.Run({}), 0) << out.str();
+  const auto& batches = executor.batches();
+  const auto& inputs = executor.inputs_at_batch();
+  ASSERT_GT(batches.size(), 3u);
+  size_t fresh_seen = 0;
+  for (size_t b = 0; b < batches.size(); ++b) {
+    std::set<uint32_t> fresh;
+    for (size_t i = b > 0 ? inputs[b - 1] : inputs[0]; i < inputs[b]; ++i) {
+      fresh.insert(static_cast<uint32_t>(i));
+    }
+    ASSERT_LE(fresh.size() * Scheduler::kFreshItemsPerEntry, 64u) << b;
+    std::map<uint32_t, uint32_t> high;
+    bool other_work = false;
+    for (const WorkItem& item : batches[b]) {
+      if (item.priority == RF_PRIORITY_HIGH) {
+        EXPECT_FALSE(other_work) << "HIGH after other work in batch " << b;
+        EXPECT_TRUE(fresh.count(item.parent)) << "batch " << b;
+        ++high[item.parent];
+      } else {
+        other_work = true;
+      }
+    }
+    for (uint32_t parent : fresh) {
+      EXPECT_EQ(high[parent], Scheduler::kFreshItemsPerEntry)
+          << "entry " << parent << " in batch " << b;
+    }
+    fresh_seen += fresh.size();
+  }
+  EXPECT_GT(fresh_seen, 3u);
+}
+
+// With the device's speed fixed, rounds converge to the target duration
+// from one mutant per slot, never above the configured shape.
+TEST(EngineTest, AdaptiveRoundsConvergeToTheTargetDuration) {
+  FakeClock clock;
+  DeviceSpeed speed;
+  speed.per_exec = absl::Microseconds(1);
+  speed.overhead = absl::Milliseconds(1);  // fixed cost of a round
+  TimedExecutor executor(NoBug(), clock, speed);
+  Config config = TestConfig();
+  config.adaptive_rounds = true;
+  config.round_ms = 10;
+  config.batch_slots = 16;
+  config.slot_execs = 4096;  // the ceiling: 65 ms per batch
+  config.runs = 300000;
+  std::ostringstream out;
+  Engine engine(config, executor, out, clock);
+  ASSERT_EQ(engine.Run({}), 0) << out.str();
+  const auto& batches = executor.batches();
+  const auto& durations = executor.durations();
+  ASSERT_GT(batches.size(), 20u);
+  EXPECT_EQ(batches[0][0].count, 1u);  // nothing measured yet: the floor
+  for (const auto& batch : batches) {
+    ASSERT_EQ(batch.size(), 16u);  // the geometry is left alone
+    for (const WorkItem& item : batch) {
+      EXPECT_GE(item.count, 1u);
+      EXPECT_LE(item.count, 4096u);
+    }
+  }
+  // 1 ms + 16 * n us = 10 ms: n = 563 (rounded up). Within 8 batches
+  // every full batch but the probes is within 5% of the target; a probe
+  // runs twice the mutants.
+  size_t last = 0;
+  for (size_t b = 8; b + 1 < batches.size(); ++b) {
+    if (IsProbe(b)) {
+      EXPECT_EQ(batches[b][0].count, 2 * 563u) << b;
+      continue;
+    }
+    EXPECT_GE(durations[b], absl::Microseconds(9500)) << b;
+    EXPECT_LE(durations[b], absl::Microseconds(10500)) << b;
+    last = b;
+  }
+  EXPECT_EQ(batches[last][0].count, 563u);
+  EXPECT_EQ(engine.total_executions(), 300000u);  // -runs stays exact
+  EXPECT_THAT(out.str(), HasSubstr("INFO: rounds sized for 10ms (-round_ms): "
+                                   "the last batch ran "));
+}
+
+// A round whose fixed part alone exceeds the target settles at
+// kMinRoundPerFixed times the fixed part (the device keeps 2/3 of its
+// rate) instead of collapsing to one mutant per slot.
+TEST(EngineTest, AdaptiveRoundsKeepTheDeviceBusyWhenTheFixedCostDominates) {
+  FakeClock clock;
+  DeviceSpeed speed;
+  speed.per_exec = absl::Microseconds(1);
+  speed.overhead = absl::Milliseconds(30);  // three times the target
+  FakeExecutorOptions options;
+  options.magic = "0123456789abcdef0123456789abcdef";  // never found
+  TimedExecutor executor(options, clock, speed);
+  Config config = TestConfig();
+  config.adaptive_rounds = true;
+  config.round_ms = 10;
+  config.batch_slots = 16;
+  config.slot_execs = 65536;
+  config.runs = 2000000;
+  config.verbosity = 0;
+  std::ostringstream out;
+  Engine engine(config, executor, out, clock);
+  ASSERT_EQ(engine.Run({}), 0) << out.str();
+  const auto& batches = executor.batches();
+  ASSERT_GT(batches.size(), 20u);
+  // 30 ms fixed + 16 * n us = 90 ms: n = 3750.
+  for (size_t b = 10; b + 1 < batches.size(); ++b) {
+    if (IsProbe(b)) continue;
+    EXPECT_EQ(batches[b][0].count, 3750u) << b;
+    EXPECT_EQ(executor.durations()[b], absl::Milliseconds(90)) << b;
+  }
+}
+
+// A device fast enough for the whole shape gets exactly the ceiling; one
+// too slow for a mutant per slot gets exactly one (the floor).
+TEST(EngineTest, AdaptiveRoundsStayWithinOneAndThePreferredShape) {
+  for (bool fast : {true, false}) {
+    FakeClock clock;
+    DeviceSpeed speed;
+    speed.per_exec = fast ? absl::Nanoseconds(1) : absl::Milliseconds(5);
+    TimedExecutor executor(NoBug(), clock, speed);
+    Config config = TestConfig();
+    config.adaptive_rounds = true;
+    config.round_ms = 10;
+    config.batch_slots = 8;
+    config.slot_execs = 256;
+    config.runs = fast ? 60000 : 600;
+    config.verbosity = 0;
+    std::ostringstream out;
+    Engine engine(config, executor, out, clock);
+    ASSERT_EQ(engine.Run({}), 0) << out.str();
+    const auto& batches = executor.batches();
+    ASSERT_GT(batches.size(), 6u);
+    for (size_t b = 0; b < batches.size(); ++b) {
+      for (const WorkItem& item : batches[b]) {
+        EXPECT_GE(item.count, 1u);
+        EXPECT_LE(item.count, 256u);
+        if (!fast) EXPECT_EQ(item.count, IsProbe(b) ? 2u : 1u) << b;
+      }
+    }
+    if (fast) {
+      EXPECT_EQ(batches[5][0].count, 256u);  // 1, 4, 16, 64, 256
+      EXPECT_EQ(batches[4][0].count, 256u);
+      EXPECT_EQ(batches[3][0].count, 64u);
+    }
+  }
+}
+
+// On a device whose workgroup lanes all run mutants of one slot, the floor
+// is a mutant per lane; the steering's geometry (slots) stays.
+TEST(EngineTest, AdaptiveRoundsKeepAMutantPerLane) {
+  FakeClock clock;
+  DeviceSpeed speed;
+  speed.per_exec = absl::Milliseconds(1);  // far too slow for the target
+  TimedExecutor executor(NoBug(), clock, speed);
+  LaunchLimits limits;
+  limits.workgroup_size_x = 8;
+  limits.max_workgroup_size_x = 1024;
+  limits.max_workgroups_per_dimension = 65535;
+  limits.max_invocations_per_workgroup = 1024;
+  limits.ring_slots = 16;
+  limits.worker_groups = 16;
+  executor.set_limits(limits);
+  Config config = TestConfig();
+  config.adaptive_rounds = true;
+  config.round_ms = 10;
+  config.batch_slots = 16;
+  config.slot_execs = 64;
+  config.runs = 5000;
+  config.verbosity = 0;
+  std::ostringstream out;
+  Engine engine(config, executor, out, clock);
+  ASSERT_EQ(engine.Run({}), 0) << out.str();
+  ASSERT_GT(executor.batches().size(), 3u);
+  for (size_t b = 0; b + 1 < executor.batches().size(); ++b) {
+    const auto& batch = executor.batches()[b];
+    EXPECT_EQ(batch.size(), 16u);
+    for (const WorkItem& item : batch) {
+      EXPECT_EQ(item.count, IsProbe(b) ? 16u : 8u) << b;
+    }
+  }
+}
+
+// Without Config::adaptive_rounds (an explicit -slot_execs) the shape is
+// fixed whatever the speed.
+TEST(EngineTest, FixedRoundsWithoutAdaptiveRounds) {
+  FakeClock clock;
+  DeviceSpeed speed;
+  speed.per_exec = absl::Milliseconds(1);
+  TimedExecutor executor(NoBug(), clock, speed);
+  Config config = TestConfig();
+  config.round_ms = 10;
+  config.batch_slots = 8;
+  config.slot_execs = 32;
+  config.runs = 3000;
+  std::ostringstream out;
+  Engine engine(config, executor, out, clock);
+  ASSERT_EQ(engine.Run({}), 0) << out.str();
+  for (size_t b = 0; b + 1 < executor.batches().size(); ++b) {
+    for (const WorkItem& item : executor.batches()[b]) {
+      EXPECT_EQ(item.count, 32u);
+    }
+  }
+  EXPECT_THAT(out.str(), HasSubstr("INFO: -round_ms is ignored: "
+                                   "-slot_execs=32 fixes the mutants per "
+                                   "slot\n"));
+  EXPECT_THAT(out.str(), Not(HasSubstr("rounds sized for")));
+}
+
+TEST(EngineTest, SameSeedSameAdaptiveRun) {
+  auto run = [](std::vector<std::vector<WorkItem>>& batches) {
+    FakeClock clock;
+    DeviceSpeed speed;
+    speed.per_exec = absl::Microseconds(3);
+    speed.overhead = absl::Microseconds(700);
+    speed.host_time = absl::Microseconds(300);
+    TimedExecutor executor(NoBug(), clock, speed);
+    Config config = TestConfig();
+    config.adaptive_rounds = true;
+    config.round_ms = 5;
+    config.runs = 50000;
+    config.verbosity = 0;
+    std::ostringstream out;
+    Engine engine(config, executor, out, clock);
+    EXPECT_EQ(engine.Run({}), 0);
+    batches = executor.batches();
+    return engine.feedback_latency().Quantile(0.5);
+  };
+  std::vector<std::vector<WorkItem>> a, b;
+  EXPECT_EQ(run(a), run(b));
+  ASSERT_EQ(a.size(), b.size());
+  ASSERT_GT(a.size(), 5u);
+  for (size_t i = 0; i < a.size(); ++i) {
+    ASSERT_EQ(a[i].size(), b[i].size()) << i;
+    for (size_t j = 0; j < a[i].size(); ++j) {
+      EXPECT_EQ(a[i][j].parent, b[i][j].parent);
+      EXPECT_EQ(a[i][j].count, b[i][j].count);
+      EXPECT_EQ(a[i][j].priority, b[i][j].priority);
+      EXPECT_EQ(a[i][j].opcode, b[i][j].opcode);
+    }
+  }
+}
+
+// A scripted sequence: the samples are batch start of the find to the end
+// of the first batch that ran the entry's work; quantiles by nearest rank.
+TEST(FeedbackLatencyTest, ScriptedSequence) {
+  FeedbackLatency latency;
+  EXPECT_EQ(latency.Quantile(0.5), absl::ZeroDuration());
+  latency.Found(1, absl::Milliseconds(0));
+  latency.Found(2, absl::Milliseconds(0));
+  latency.Found(3, absl::Milliseconds(10));
+  EXPECT_EQ(latency.pending(), 3u);
+  const std::vector<size_t> first = {2, 5, 2};
+  latency.BatchRan(first, absl::Milliseconds(20));  // 2: 20 ms
+  EXPECT_EQ(latency.samples(), 1u);
+  const std::vector<size_t> second = {3, 1, 3};
+  latency.BatchRan(second, absl::Milliseconds(35));  // 1: 35, 3: 25 ms
+  latency.BatchRan(second, absl::Milliseconds(99));  // nothing pending
+  EXPECT_EQ(latency.samples(), 3u);
+  EXPECT_EQ(latency.pending(), 0u);
+  EXPECT_EQ(latency.Quantile(0.5), absl::Milliseconds(25));
+  EXPECT_EQ(latency.Quantile(0.99), absl::Milliseconds(35));
+  EXPECT_EQ(latency.Quantile(0.01), absl::Milliseconds(20));
+
+  FeedbackLatency hundred;
+  for (size_t i = 1; i <= 100; ++i) {
+    hundred.Found(i, absl::ZeroDuration());
+    const std::vector<size_t> ran = {i};
+    hundred.BatchRan(ran, absl::Milliseconds(static_cast<int64_t>(101 - i)));
+  }
+  EXPECT_EQ(hundred.Quantile(0.5), absl::Milliseconds(50));
+  EXPECT_EQ(hundred.Quantile(0.99), absl::Milliseconds(99));
+}
+
+// Through the engine: batches of 10 ms on the device and 3 ms of host work
+// per new entry. An entry found by batch b runs in batch b + 1: its latency
+// is 10 ms + the host work after batch b + 10 ms. The device is busy for
+// the batches' time out of the loop's.
+TEST(EngineTest, FeedbackLatencyAndDeviceBusyShare) {
+  FakeClock clock;
+  DeviceSpeed speed;
+  speed.per_exec = absl::ZeroDuration();
+  speed.overhead = absl::Milliseconds(10);
+  speed.host_time = absl::Milliseconds(3);
+  TimedExecutor executor(NoBug(), clock, speed);
+  Config config = TestConfig();
+  config.batch_slots = 64;
+  config.slot_execs = 16;
+  config.runs = 20000;
+  config.print_final_stats = true;
+  std::ostringstream out;
+  Engine engine(config, executor, out, clock);
+  ASSERT_EQ(engine.Run({}), 0) << out.str();
+  const auto& inputs = executor.inputs_at_batch();
+  const size_t batches = inputs.size();
+  ASSERT_GT(batches, 3u);
+  std::vector<int64_t> expected;  // ms
+  for (size_t b = 0; b + 1 < batches; ++b) {
+    const size_t found = inputs[b + 1] - inputs[b];
+    for (size_t i = 0; i < found; ++i) {
+      expected.push_back(20 + 3 * static_cast<int64_t>(found));
+    }
+  }
+  ASSERT_GT(expected.size(), 3u);
+  std::sort(expected.begin(), expected.end());
+  const FeedbackLatency& latency = engine.feedback_latency();
+  EXPECT_EQ(latency.samples(), expected.size());
+  const int64_t p50 = expected[(expected.size() + 1) / 2 - 1];
+  const int64_t p99 =
+      expected[static_cast<size_t>(std::ceil(0.99 * expected.size())) - 1];
+  EXPECT_EQ(latency.Quantile(0.5), absl::Milliseconds(p50));
+  EXPECT_EQ(latency.Quantile(0.99), absl::Milliseconds(p99));
+  // The last batch's finds never ran.
+  EXPECT_EQ(latency.pending(), engine.corpus().size() - inputs.back());
+  const uint64_t finds = engine.corpus().size() - inputs[0];
+  const int64_t busy_ms = 10 * static_cast<int64_t>(batches);
+  EXPECT_EQ(engine.device_busy(), absl::Milliseconds(busy_ms));
+  EXPECT_EQ(engine.LoopTime(),
+            absl::Milliseconds(busy_ms + 3 * static_cast<int64_t>(finds)));
+  const uint64_t percent = 100 * busy_ms / (busy_ms + 3 * finds);
+  EXPECT_LT(percent, 100u);
+  const std::string log = out.str();
+  EXPECT_THAT(log, HasSubstr("stat::feedback_latency_entries: " +
+                             std::to_string(expected.size()) + "\n"));
+  EXPECT_THAT(log, HasSubstr("stat::feedback_latency_p50_ms:  " +
+                             std::to_string(p50) + "\n"));
+  EXPECT_THAT(log, HasSubstr("stat::feedback_latency_p99_ms:  " +
+                             std::to_string(p99) + "\n"));
+  EXPECT_THAT(log, HasSubstr("stat::device_busy_percent:      " +
+                             std::to_string(percent) + "\n"));
+  EXPECT_THAT(log,
+              ContainsRegex("INFO: feedback latency p50 [0-9]+\\.0 ms, "
+                            "p99 [0-9]+\\.0 ms over " +
+                            std::to_string(expected.size()) + " new entries"));
 }
 
 }  // namespace

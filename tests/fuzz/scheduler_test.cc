@@ -150,6 +150,105 @@ TEST(SchedulerTest, PromotionsTakeAtMostHalfTheBatch) {
   EXPECT_EQ(high, 3);
 }
 
+// Fresh entries (found by the last batch) get kFreshItemsPerEntry items at
+// HIGH priority right after the promoted ones, before any energy draw.
+TEST(SchedulerTest, FreshEntriesComeFirstAtHighPriority) {
+  Corpus corpus;
+  Fill(corpus, 8);
+  Scheduler scheduler(5, false);
+  BatchPlan plan;
+  plan.promoted = {6};
+  plan.fresh = {3, 5};
+  Batch batch = scheduler.NextBatch(corpus, {32, 10, std::nullopt}, 0, plan);
+  ASSERT_EQ(batch.work.size(), 32u);
+  EXPECT_EQ(Sum(batch.work), 320u);
+  EXPECT_TRUE(batch.fresh_waiting.empty());
+  EXPECT_EQ(batch.work[0].parent, 106u);
+  EXPECT_EQ(batch.work[0].priority, RF_PRIORITY_HIGH);
+  const uint32_t k = Scheduler::kFreshItemsPerEntry;
+  for (uint32_t i = 0; i < 2 * k; ++i) {
+    const WorkItem& item = batch.work[1 + i];
+    EXPECT_EQ(item.parent, i < k ? 103u : 105u) << i;
+    EXPECT_EQ(item.priority, RF_PRIORITY_HIGH) << i;
+    EXPECT_EQ(item.window_class, RF_CLASS_REQUIRED) << i;
+    EXPECT_EQ(item.ticket, batch.work[i < k ? 1 : 1 + k].ticket) << i;
+  }
+  for (size_t i = 1 + 2 * k; i < batch.work.size(); ++i) {
+    EXPECT_NE(batch.work[i].priority, RF_PRIORITY_HIGH) << i;
+  }
+  // The same scheduler state without fresh entries schedules no HIGH work.
+  Scheduler plain(5, false);
+  for (const WorkItem& item :
+       plain.NextBatch(corpus, {32, 10, std::nullopt}, 0).work) {
+    EXPECT_NE(item.priority, RF_PRIORITY_HIGH);
+  }
+}
+
+// Fresh items take at most 1/kFreshShare of the batch, dealt round robin
+// (oldest first); entries that got none wait for the next batch.
+TEST(SchedulerTest, FreshShareIsCappedAndTheRestWaits) {
+  Corpus corpus;
+  Fill(corpus, 8);
+  Scheduler scheduler(6, false);
+  BatchPlan plan;
+  plan.fresh = {7, 6, 5, 4, 3, 2};
+  Batch batch = scheduler.NextBatch(corpus, {16, 1, std::nullopt}, 0, plan);
+  ASSERT_EQ(batch.work.size(), 16u);
+  std::vector<uint32_t> high;
+  for (const WorkItem& item : batch.work) {
+    if (item.priority == RF_PRIORITY_HIGH) high.push_back(item.parent);
+  }
+  EXPECT_EQ(high, (std::vector<uint32_t>{107, 106, 105, 104}));
+  EXPECT_EQ(batch.fresh_waiting, (std::vector<size_t>{3, 2}));
+
+  // Few fresh entries share the cap: 2 entries in a batch of 16 get 2 each.
+  plan.fresh = {1, 2};
+  Batch two = scheduler.NextBatch(corpus, {16, 1, std::nullopt}, 0, plan);
+  high.clear();
+  for (const WorkItem& item : two.work) {
+    if (item.priority == RF_PRIORITY_HIGH) high.push_back(item.parent);
+  }
+  EXPECT_EQ(high, (std::vector<uint32_t>{101, 101, 102, 102}));
+
+  // A batch of one item still serves one fresh entry; unknown indices are
+  // dropped; with no runs left, every fresh entry waits.
+  plan.fresh = {99, 4, 5};
+  Batch one = scheduler.NextBatch(corpus, {1, 1, std::nullopt}, 0, plan);
+  ASSERT_EQ(one.work.size(), 1u);
+  EXPECT_EQ(one.work[0].parent, 104u);
+  EXPECT_EQ(one.work[0].priority, RF_PRIORITY_HIGH);
+  EXPECT_EQ(one.fresh_waiting, (std::vector<size_t>{5}));
+  Batch none = scheduler.NextBatch(corpus, {8, 1, 0}, 0, plan);
+  EXPECT_TRUE(none.work.empty());
+  EXPECT_EQ(none.fresh_waiting, (std::vector<size_t>{4, 5}));
+}
+
+// In a batch split by tenant, fresh items come out of their tenant's
+// share, so the items per tenant still follow the plan.
+TEST(SchedulerTest, FreshItemsCountAgainstTheirTenant) {
+  Corpus corpus;
+  Fill(corpus, 6);
+  BatchPlan plan;
+  plan.entry_tenant = {0, 0, 0, 1, 1, 1};
+  plan.tenant_items = {1, 1};
+  plan.fresh = {4};
+  Scheduler scheduler(8, false);
+  Batch batch = scheduler.NextBatch(corpus, {32, 1, std::nullopt}, 0, plan);
+  ASSERT_EQ(batch.work.size(), 32u);
+  int per_tenant[2] = {0, 0};
+  int high = 0;
+  for (const WorkItem& item : batch.work) {
+    ++per_tenant[item.tenant];
+    if (item.priority == RF_PRIORITY_HIGH) {
+      ++high;
+      EXPECT_EQ(item.parent, 104u);
+    }
+  }
+  EXPECT_EQ(high, static_cast<int>(Scheduler::kFreshItemsPerEntry));
+  EXPECT_EQ(per_tenant[0], 16);
+  EXPECT_EQ(per_tenant[1], 16);
+}
+
 // A plan that splits the batch by tenant: each tenant's items come from its
 // own entries, in the planned proportion, and carry its tenant id.
 TEST(SchedulerTest, TenantItemsSplitTheBatch) {
@@ -210,11 +309,15 @@ TEST(SchedulerTest, WorkKindMix) {
 TEST(SchedulerTest, SameSeedSameBatches) {
   Corpus corpus;
   Fill(corpus, 6);
+  corpus.RecordExecutions(2, 5000);
+  corpus.RecordFind(2, 3);
   Scheduler a(42, true), b(42, true), c(43, true);
+  BatchPlan plan;
+  plan.fresh = {5, 1};
   for (int round = 0; round < 3; ++round) {
-    Batch x = a.NextBatch(corpus, {16, 3, std::nullopt}, 100);
-    Batch y = b.NextBatch(corpus, {16, 3, std::nullopt}, 100);
-    Batch z = c.NextBatch(corpus, {16, 3, std::nullopt}, 100);
+    Batch x = a.NextBatch(corpus, {16, 3, std::nullopt}, 10000, plan);
+    Batch y = b.NextBatch(corpus, {16, 3, std::nullopt}, 10000, plan);
+    Batch z = c.NextBatch(corpus, {16, 3, std::nullopt}, 10000, plan);
     EXPECT_EQ(x.seed, y.seed);
     EXPECT_NE(x.seed, z.seed);
     ASSERT_EQ(x.work.size(), y.work.size());
@@ -224,6 +327,7 @@ TEST(SchedulerTest, SameSeedSameBatches) {
       EXPECT_EQ(x.work[i].partner, y.work[i].partner);
       EXPECT_EQ(x.work[i].stack, y.work[i].stack);
       EXPECT_EQ(x.work[i].ticket, y.work[i].ticket);
+      EXPECT_EQ(x.work[i].priority, y.work[i].priority);
     }
   }
 }
@@ -231,25 +335,95 @@ TEST(SchedulerTest, SameSeedSameBatches) {
 TEST(SchedulerTest, EnergyFavoursFindsRecencyAndFreshness) {
   CorpusEntry base;
   base.added_at_exec = 500;
-  double e = Scheduler::Energy(base, 1000);
+  const EnergyContext at{1000, 0};
+  double e = Scheduler::Energy(base, at);
   EXPECT_GT(e, 0.0);
 
   CorpusEntry more_bits = base;
   more_bits.new_bits = 5;
-  EXPECT_GT(Scheduler::Energy(more_bits, 1000), e);
+  EXPECT_GT(Scheduler::Energy(more_bits, at), e);
 
   CorpusEntry fertile = base;
   fertile.finds = 3;
-  EXPECT_GT(Scheduler::Energy(fertile, 1000), e);
+  EXPECT_GT(Scheduler::Energy(fertile, at), e);
+  // Children that added more coverage count for more.
+  CorpusEntry richer = fertile;
+  richer.child_bits = 12;
+  EXPECT_GT(Scheduler::Energy(richer, at), Scheduler::Energy(fertile, at));
 
   CorpusEntry recent = base;
   recent.added_at_exec = 1000;
-  EXPECT_GT(Scheduler::Energy(recent, 1000), e);
+  EXPECT_GT(Scheduler::Energy(recent, at), e);
 
   CorpusEntry worn = base;
   worn.executions = 1000000;
-  EXPECT_LT(Scheduler::Energy(worn, 1000), e);
-  EXPECT_GT(Scheduler::Energy(worn, 1000), 0.0);
+  EXPECT_LT(Scheduler::Energy(worn, at), e);
+  EXPECT_GT(Scheduler::Energy(worn, at), 0.0);
+}
+
+// Rarity: an entry from a crowded family (its parent has many kept
+// children) has less energy than one of an only child.
+TEST(SchedulerTest, EnergyFavoursRareLineages) {
+  CorpusEntry entry;
+  const EnergyContext at{1000, 10};
+  const double only_child = Scheduler::Energy(entry, at, 1);
+  EXPECT_DOUBLE_EQ(Scheduler::Energy(entry, at, 0), only_child);
+  EXPECT_DOUBLE_EQ(Scheduler::Energy(entry, at, 16), only_child / 4);
+}
+
+// Staleness: of two entries with the same history of finds and
+// executions, the one whose last kept child was long ago has less energy,
+// by the fade 1 / (1 + stale / (kStaleIntervals * interval)).
+TEST(SchedulerTest, StaleEntriesFade) {
+  // 1,000,000 executions and 99 finds: one find per 10,000 executions.
+  const EnergyContext at{1000000, 99};
+  CorpusEntry productive;
+  productive.finds = 5;
+  productive.executions = 100000;
+  productive.executions_at_last_find = 100000;  // its last batch found one
+  CorpusEntry stale = productive;
+  stale.executions_at_last_find = 20000;  // 80,000 = 8 intervals ago
+  EXPECT_DOUBLE_EQ(Scheduler::Fade(productive, at), 1.0);
+  EXPECT_DOUBLE_EQ(Scheduler::Fade(stale, at), 1.0 / 3.0);
+  EXPECT_DOUBLE_EQ(Scheduler::Energy(stale, at),
+                   Scheduler::Energy(productive, at) / 3.0);
+  // An entry that never had a kept child is stale by all its executions.
+  CorpusEntry barren;
+  barren.executions = 40000;
+  EXPECT_DOUBLE_EQ(Scheduler::Fade(barren, at), 0.5);
+  // Early in a campaign the interval has a floor: a few executions without
+  // a find are no staleness.
+  CorpusEntry young;
+  young.executions = 100;
+  EXPECT_GT(Scheduler::Fade(young, EnergyContext{200, 50}), 0.97);
+}
+
+// In the draw, a stale entry loses slots to a productive one with the same
+// totals (executions, finds, child bits), and keeps a chance.
+TEST(SchedulerTest, StaleEntriesLoseSlotsToProductiveOnes) {
+  Corpus corpus;
+  Fill(corpus, 2);
+  // Entry 0 had its 5 kept children at the end of its 450,000 executions,
+  // entry 1 at the start: it spent 400,000 since without one.
+  corpus.RecordExecutions(0, 450000);
+  corpus.RecordExecutions(1, 50000);
+  for (size_t i : {0, 1}) {
+    for (int f = 0; f < 5; ++f) corpus.RecordFind(i, 2);
+  }
+  corpus.RecordExecutions(1, 400000);
+  ASSERT_EQ(corpus.entry(0).executions, corpus.entry(1).executions);
+  // 500,000 executions and 10 finds: an interval of 45,454 executions;
+  // entry 1 is 2.2 stale periods (4 intervals) old: fade 1 / 3.2.
+  const EnergyContext at{500000, corpus.total_finds()};
+  EXPECT_NEAR(Scheduler::Energy(corpus.entry(1), at) /
+                  Scheduler::Energy(corpus.entry(0), at),
+              1 / 3.2, 1e-3);
+  Scheduler scheduler(4, false);
+  Batch batch = scheduler.NextBatch(corpus, {1000, 1, std::nullopt}, 500000);
+  int stale_items = 0;
+  for (const WorkItem& item : batch.work) stale_items += item.parent == 101;
+  EXPECT_GT(stale_items, 160);  // about 1000 / 4.2 = 238
+  EXPECT_LT(stale_items, 320);
 }
 
 // An entry with much more energy gets most of the slots.

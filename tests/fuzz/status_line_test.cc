@@ -73,12 +73,42 @@ TEST(StatusLineTest, DoneAndFinalStats) {
   s.exec_per_sec = 333;
   s.new_units = 4;
   s.peak_rss_mb = 41;
+  s.latency_entries = 3;
+  s.latency_p50_ms = 12;
+  s.latency_p99_ms = 250;
+  s.device_busy_percent = 97;
   EXPECT_EQ(FormatFinalStats(s),
             "stat::number_of_executed_units: 1000\n"
             "stat::average_exec_per_sec:     333\n"
             "stat::new_units_added:          4\n"
             "stat::slowest_unit_time_sec:    0\n"
-            "stat::peak_rss_mb:              41\n");
+            "stat::peak_rss_mb:              41\n"
+            "stat::feedback_latency_entries: 3\n"
+            "stat::feedback_latency_p50_ms:  12\n"
+            "stat::feedback_latency_p99_ms:  250\n"
+            "stat::device_busy_percent:      97\n");
+}
+
+TEST(StatusLineTest, LatencyAndBusyShare) {
+  EXPECT_EQ(CeilMilliseconds(absl::ZeroDuration()), 0u);
+  EXPECT_EQ(CeilMilliseconds(absl::Milliseconds(-3)), 0u);
+  EXPECT_EQ(CeilMilliseconds(absl::Microseconds(1)), 1u);  // an upper bound
+  EXPECT_EQ(CeilMilliseconds(absl::Milliseconds(20)), 20u);
+  EXPECT_EQ(CeilMilliseconds(absl::Microseconds(20001)), 21u);
+  EXPECT_EQ(BusyPercent(absl::Milliseconds(5), absl::ZeroDuration()), 0u);
+  EXPECT_EQ(BusyPercent(absl::Milliseconds(999), absl::Seconds(1)), 99u);
+  EXPECT_EQ(BusyPercent(absl::Seconds(1), absl::Seconds(1)), 100u);
+  EXPECT_EQ(BusyPercent(absl::Seconds(2), absl::Seconds(1)), 100u);
+  EXPECT_EQ(FormatFeedbackLine(17, absl::Microseconds(12500),
+                               absl::Milliseconds(40), 93),
+            "INFO: feedback latency p50 12.5 ms, p99 40.0 ms over 17 new "
+            "entries (start of the batch that found an entry to the end of "
+            "the first batch that ran its mutants: an upper bound); device "
+            "busy 93% of the fuzzing loop");
+  EXPECT_EQ(
+      FormatFeedbackLine(0, absl::ZeroDuration(), absl::ZeroDuration(), 0),
+      "INFO: feedback latency: no new entry had mutants run; device "
+      "busy 0% of the fuzzing loop");
 }
 
 TEST(StatusLineTest, ExecPerSecAndRss) {

@@ -76,6 +76,16 @@ std::vector<std::string> ReadLines(const std::string& path) {
   return lines;
 }
 
+// True iff `item` can be fresh-entry work of batch `b` (BatchPlan::fresh):
+// HIGH, of an entry found by an earlier batch (by the last one, or before
+// it when the fresh share of a batch was used up).
+bool IsFreshWork(const ScriptedExecutor& executor, size_t b,
+                 const WorkItem& item) {
+  const std::vector<size_t>& inputs = executor.inputs_at_batch();
+  return item.priority == RF_PRIORITY_HIGH && item.parent >= inputs[0] &&
+         item.parent < inputs[b];
+}
+
 int Count(const std::vector<WorkItem>& work, uint32_t tenant) {
   int n = 0;
   for (const WorkItem& item : work) n += item.tenant == tenant;
@@ -214,18 +224,25 @@ TEST(EngineSteeringTest, UnfinishedParentsComeFirstAtHighPriority) {
   const std::vector<WorkItem>& next = executor.batches()[1];
   EXPECT_EQ(next[0].parent, parent);
   EXPECT_EQ(next[0].priority, RF_PRIORITY_HIGH);
+  // After it, HIGH work is only the fresh entries' (found by batch 0).
+  uint32_t high = 1;
   for (size_t i = 1; i < next.size(); ++i) {
-    EXPECT_NE(next[i].priority, RF_PRIORITY_HIGH);
+    if (next[i].priority != RF_PRIORITY_HIGH) continue;
+    EXPECT_TRUE(IsFreshWork(executor, 1, next[i])) << i;
+    EXPECT_EQ(next[i - 1].priority, RF_PRIORITY_HIGH) << i;
+    ++high;
   }
   // The partition words say where each priority starts.
   const std::vector<uint32_t>& words = executor.partitions()[1];
   EXPECT_EQ(words[RF_PRIORITY_CRITICAL], 0u);
   EXPECT_EQ(words[RF_PRIORITY_HIGH], 0u);
-  EXPECT_EQ(words[RF_PRIORITY_NORMAL], 1u);
+  EXPECT_EQ(words[RF_PRIORITY_NORMAL], high);
   EXPECT_EQ(words[RF_CTRL_PRIORITY_COUNT], next.size());
   // Its slot finished in batch 1: batch 2 has no aged work.
   for (const WorkItem& item : executor.batches()[2]) {
-    EXPECT_NE(item.priority, RF_PRIORITY_HIGH);
+    if (item.priority == RF_PRIORITY_HIGH) {
+      EXPECT_TRUE(IsFreshWork(executor, 2, item));
+    }
   }
   std::vector<std::string> lines = ReadLines(config.telemetry_out);
   ASSERT_GE(lines.size(), 2u);
@@ -242,9 +259,12 @@ TEST(EngineSteeringTest, FinishedWorkIsNotAged) {
   ScriptedExecutor executor(options);
   Outcome run = RunSteered(TestConfig(), executor, {}, clock);
   ASSERT_EQ(run.code, 0) << run.log;
-  for (const auto& batch : executor.batches()) {
-    for (const WorkItem& item : batch) {
-      EXPECT_NE(item.priority, RF_PRIORITY_HIGH);
+  // The only HIGH work is the fresh entries' (none is aged).
+  for (size_t b = 0; b < executor.batches().size(); ++b) {
+    for (const WorkItem& item : executor.batches()[b]) {
+      if (item.priority == RF_PRIORITY_HIGH) {
+        EXPECT_TRUE(IsFreshWork(executor, b, item)) << b;
+      }
     }
   }
 }

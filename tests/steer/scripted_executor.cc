@@ -33,6 +33,7 @@ absl::StatusOr<BatchResult> ScriptedExecutor::RunBatch(
     absl::Span<const WorkItem> work, uint64_t seed) {
   const uint32_t n = static_cast<uint32_t>(work.size());
   batches_.emplace_back(work.begin(), work.end());
+  inputs_at_batch_.push_back(inner_.inputs().size());
   ring_.assign(uint64_t{n} * RF_SLOT_WORDS, 0);
   for (uint32_t s = 0; s < n; ++s) {
     uint32_t* slot = Slot(s);

@@ -94,6 +94,10 @@ class ScriptedExecutor final : public Executor {
   int shutdowns() const { return shutdowns_; }
   int polls() const { return polls_; }
   const std::vector<Bytes>& inputs() const { return inner_.inputs(); }
+  // Corpus inputs there were when each batch started.
+  const std::vector<size_t>& inputs_at_batch() const {
+    return inputs_at_batch_;
+  }
   uint32_t control_word(uint32_t w) const { return control_[w]; }
 
  private:
@@ -108,6 +112,7 @@ class ScriptedExecutor final : public Executor {
   uint32_t groups_ = 0;
   int batch_index_ = 0;
   std::vector<std::vector<WorkItem>> batches_;
+  std::vector<size_t> inputs_at_batch_;
   std::vector<std::vector<uint32_t>> partitions_;
   std::vector<TenantWords> tenant_words_;
   std::vector<uint32_t> groups_set_;
