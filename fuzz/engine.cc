@@ -415,6 +415,8 @@ absl::StatusOr<BatchResult> Engine::RunTimedBatch(const Batch& batch) {
       executor_.RunBatch(batch.work, batch.seed);
   last_batch_time_ = clock_.Now() - batch_start_;
   busy_ += last_batch_time_;
+  if (result.ok()) dispatch_ += result->device_time;
+  ++rounds_;
   return result;
 }
 
@@ -672,7 +674,7 @@ FinalStats Engine::CollectFinalStats() {
   stats.latency_entries = latency_.samples();
   stats.latency_p50_ms = CeilMilliseconds(latency_.Quantile(0.5));
   stats.latency_p99_ms = CeilMilliseconds(latency_.Quantile(0.99));
-  stats.device_busy_percent = BusyPercent(busy_, LoopTime());
+  stats.device_busy_percent = BusyPercent(device_busy(), LoopTime());
   return stats;
 }
 
@@ -684,8 +686,24 @@ void Engine::PrintFinalStats() {
 void Engine::PrintFeedbackSummary() {
   out_ << FormatFeedbackLine(latency_.samples(), latency_.Quantile(0.5),
                              latency_.Quantile(0.99),
-                             BusyPercent(busy_, LoopTime()))
+                             BusyPercent(device_busy(), LoopTime()))
        << "\n";
+  if (rounds_ > 0) {
+    const absl::Duration mean = busy_ / rounds_;
+    const absl::Duration device = dispatch_ / rounds_;
+    out_ << "INFO: " << rounds_ << " rounds of "
+         << absl::FormatDuration(absl::Trunc(mean, absl::Microseconds(10)))
+         << " on average";
+    if (dispatch_ > absl::ZeroDuration()) {
+      out_ << ": "
+           << absl::FormatDuration(absl::Trunc(device, absl::Microseconds(10)))
+           << " on the device, "
+           << absl::FormatDuration(
+                  absl::Trunc(mean - device, absl::Microseconds(10)))
+           << " host work inside the executor";
+    }
+    out_ << "\n";
+  }
   if (sizer_) {
     out_ << "INFO: rounds sized for " << absl::FormatDuration(sizer_->target())
          << " (-round_ms): the last batch ran "

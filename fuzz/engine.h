@@ -131,8 +131,12 @@ class Engine {
   uint64_t total_executions() const { return total_execs_; }
   uint64_t seed() const { return seed_; }
   const FeedbackLatency& feedback_latency() const { return latency_; }
-  // Time inside Executor::RunBatch so far.
-  absl::Duration device_busy() const { return busy_; }
+  // Time the device was busy so far: the dispatch time the executor
+  // reports (BatchResult::device_time), or, for an executor that reports
+  // none, the time inside Executor::RunBatch.
+  absl::Duration device_busy() const {
+    return dispatch_ > absl::ZeroDuration() ? dispatch_ : busy_;
+  }
   // Wall time of the fuzzing loop (so far, while it runs; zero before).
   absl::Duration LoopTime();
 
@@ -215,7 +219,9 @@ class Engine {
   FeedbackLatency latency_;
   absl::Duration batch_start_;  // of the batch whose finds are handled
   std::optional<absl::Duration> loop_start_, loop_end_;
-  absl::Duration busy_;  // inside Executor::RunBatch
+  absl::Duration busy_;      // inside Executor::RunBatch
+  absl::Duration dispatch_;  // BatchResult::device_time, summed
+  uint64_t rounds_ = 0;      // batches run
   std::optional<RoundSizer> sizer_;
   uint32_t last_execs_per_slot_ = 0;  // of the last batch
   absl::Duration last_batch_time_;    // of the last batch

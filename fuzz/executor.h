@@ -13,6 +13,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/time/time.h"
 #include "absl/types/span.h"
 #include "fuzz/steering_wire.h"
 
@@ -72,6 +73,10 @@ struct BatchResult {
   // One entry per work item that ran, for executors that measure cost
   // (empty otherwise).
   std::vector<ParentCost> costs;
+  // Wall time the device spent on this batch's dispatches, from submission
+  // to completion, for executors that run on a device (zero otherwise):
+  // the rest of the batch's wall time is host work.
+  absl::Duration device_time;
 };
 
 // Coverage observed so far by this executor (monotone).

@@ -473,6 +473,7 @@ absl::Status GpuExecutor::Drain(Program& program, uint32_t slot_count,
     if (steered_ != nullptr) {
       steered_->OnDispatchStart(Wire(slot_count, push.seed));
     }
+    const absl::Time submit = absl::Now();
     absl::Status submitted = program.dispatcher->Submit(
         absl::MakeConstSpan(reinterpret_cast<const uint8_t*>(&push),
                             sizeof(push)),
@@ -480,6 +481,7 @@ absl::Status GpuExecutor::Drain(Program& program, uint32_t slot_count,
     if (!submitted.ok()) return submitted;
     absl::StatusOr<bool> finished =
         WaitForDispatch(program, slot_count, push.seed);
+    device_time_ += absl::Now() - submit;
     if (!finished.ok()) return finished.status();
     if (!*finished) {
       return absl::DeadlineExceededError(absl::StrCat(
@@ -584,6 +586,7 @@ absl::StatusOr<BatchResult> GpuExecutor::RunBatch(
     absl::Span<const WorkItem> work, uint64_t seed) {
   BatchResult result;
   host_stopped_ = false;
+  const absl::Duration device_before = device_time_;
   // CMP items draw from their parent's own patches: inputs added since the
   // last batch are logged before any item runs.
   if (absl::Status s = LogNewInputs(); !s.ok()) return s;
@@ -639,6 +642,7 @@ absl::StatusOr<BatchResult> GpuExecutor::RunBatch(
     if (host_stopped_) break;
     first += count;
   }
+  result.device_time = device_time_ - device_before;
   return result;
 }
 

@@ -275,6 +275,8 @@ class GpuExecutor final : public Executor {
   mutable std::vector<uint8_t> control_copy_, ring_copy_;  // for Wire()
   mutable bool coverage_stale_ = true;
   absl::Duration dispatch_timeout_;
+  // Wall time from submission to completion of every dispatch so far.
+  absl::Duration device_time_;
   // Telemetry and steering.
   DispatchObserver* observer_ = nullptr;
   DispatchObserver* steered_ = nullptr;  // observer_ during fuzzing rounds

@@ -91,6 +91,9 @@ struct DeviceSpeed {
   absl::Duration per_exec = absl::Microseconds(1);
   absl::Duration overhead = absl::ZeroDuration();
   absl::Duration host_time = absl::ZeroDuration();
+  // Of each batch's time, how much the executor reports as device time
+  // (BatchResult::device_time); the rest is host work inside RunBatch.
+  double device_share = 0;
 };
 
 class TimedExecutor final : public Executor {
@@ -116,6 +119,7 @@ class TimedExecutor final : public Executor {
         speed_.per_exec * static_cast<int64_t>(result->executions);
     clock_.Advance(took);
     durations_.push_back(took);
+    result->device_time = took * speed_.device_share;
     return result;
   }
   absl::StatusOr<BatchResult> Execute(ByteSpan input) override {
@@ -232,7 +236,7 @@ TEST(EngineTest, GoldenLogOfAShortRun) {
   }
   EXPECT_GT(new_lines, 0);
   EXPECT_EQ(run.corpus_size, 1u + new_lines);
-  ASSERT_EQ(lines.size(), i + 12);
+  ASSERT_EQ(lines.size(), i + 13);
   EXPECT_THAT(lines[i], StartsWith("#5000\tDONE   cov: "));
   EXPECT_EQ(lines[i + 1], "Done 5000 runs in 0 second(s)");
   // The frozen clock: every latency and the loop's wall time are zero.
@@ -242,6 +246,10 @@ TEST(EngineTest, GoldenLogOfAShortRun) {
                             "that found an entry to the end of the first "
                             "batch that ran its mutants: an upper bound\\); "
                             "device busy 0% of the fuzzing loop$"));
+  // The fake executor reports no device time: only the rounds' mean.
+  EXPECT_THAT(lines[i + 3], ContainsRegex("^INFO: [0-9]+ rounds of 0 on "
+                                          "average$"));
+  ++i;
   EXPECT_EQ(lines[i + 3], "stat::number_of_executed_units: 5000");
   EXPECT_EQ(lines[i + 4], "stat::average_exec_per_sec:     0");
   EXPECT_EQ(lines[i + 5],
@@ -945,6 +953,32 @@ TEST(FeedbackLatencyTest, ScriptedSequence) {
 // per new entry. An entry found by batch b runs in batch b + 1: its latency
 // is 10 ms + the host work after batch b + 10 ms. The device is busy for
 // the batches' time out of the loop's.
+// An executor that measures its device's time (BatchResult::device_time):
+// the device is busy for that time only, not for all of RunBatch.
+TEST(EngineTest, DeviceBusyIsTheReportedDeviceTime) {
+  FakeClock clock;
+  DeviceSpeed speed;
+  speed.per_exec = absl::ZeroDuration();
+  speed.overhead = absl::Milliseconds(10);
+  speed.device_share = 0.75;
+  TimedExecutor executor(NoBug(), clock, speed);
+  Config config = TestConfig();
+  config.batch_slots = 64;
+  config.slot_execs = 16;
+  config.runs = 5000;
+  config.print_final_stats = true;
+  std::ostringstream out;
+  Engine engine(config, executor, out, clock);
+  ASSERT_EQ(engine.Run({}), 0) << out.str();
+  const int64_t batches =
+      static_cast<int64_t>(executor.inputs_at_batch().size());
+  ASSERT_GT(batches, 1);
+  EXPECT_EQ(engine.device_busy(), absl::Microseconds(7500) * batches);
+  EXPECT_THAT(out.str(),
+              HasSubstr("rounds of 10ms on average: 7.5ms on the device, "
+                        "2.5ms host work inside the executor"));
+}
+
 TEST(EngineTest, FeedbackLatencyAndDeviceBusyShare) {
   FakeClock clock;
   DeviceSpeed speed;
