@@ -58,6 +58,8 @@
 #include "fuzz/clock.h"
 #include "fuzz/config.h"
 #include "fuzz/executor.h"
+#include "fuzz/feedback_latency.h"
+#include "fuzz/round_sizer.h"
 #include "fuzz/scheduler.h"
 #include "fuzz/status_line.h"
 #include "fuzz/steering.h"
@@ -84,33 +86,6 @@ inline constexpr absl::Duration kCpuRoundTime = absl::Milliseconds(40);
 
 // The exit code of usage, I/O and executor errors (libFuzzer's).
 inline constexpr int kErrorExit = 1;
-
-// Feedback latency: for each corpus entry found while fuzzing, the time
-// from the start of the batch whose execution found it to the end of the
-// first later batch that ran work items of it. It is an upper bound on
-// "find -> first executed mutant": the find may have come late in its batch
-// and the mutant early in its own, and times are taken around
-// Executor::RunBatch, so host work between the batches is included.
-class FeedbackLatency {
- public:
-  // Corpus entry `index` was found by the batch that started at
-  // `batch_start`. An entry found twice keeps its first time.
-  void Found(size_t index, absl::Duration batch_start);
-  // A batch that ran work of `parents` (corpus indices, repeats allowed)
-  // ended at `batch_end`: each of them still pending becomes a sample.
-  void BatchRan(absl::Span<const size_t> parents, absl::Duration batch_end);
-
-  size_t samples() const { return samples_.size(); }
-  // Entries found whose mutants have not run yet.
-  size_t pending() const { return pending_.size(); }
-  // The nearest-rank q-quantile of the samples (q in (0, 1]): the smallest
-  // sample with at least q of all samples <= it; zero without samples.
-  absl::Duration Quantile(double q) const;
-
- private:
-  absl::flat_hash_map<size_t, absl::Duration> pending_;  // index -> start
-  std::vector<absl::Duration> samples_;
-};
 
 class Engine {
  public:

@@ -1,0 +1,60 @@
+#include "fuzz/round_sizer.h"
+
+#include <algorithm>
+
+namespace ringfuzz {
+
+RoundSizer::RoundSizer(absl::Duration target, uint32_t floor, uint32_t ceiling)
+    : target_(target),
+      floor_(std::clamp<uint32_t>(floor, 1, std::max<uint32_t>(ceiling, 1))),
+      ceiling_(std::max<uint32_t>(ceiling, 1)) {}
+
+uint32_t RoundSizer::ExecsPerSlot(uint32_t slots) const {
+  if (batch_execs_ == 0) return floor_;
+  const uint64_t n = std::max<uint32_t>(slots, 1);
+  const uint64_t per_slot = (batch_execs_ + n - 1) / n;
+  return static_cast<uint32_t>(
+      std::clamp<uint64_t>(per_slot, floor_, ceiling_));
+}
+
+void RoundSizer::Fit() {
+  const double mean_n = n_ / w_, mean_t = t_ / w_;
+  const double var = nn_ / w_ - mean_n * mean_n;
+  const double cov = nt_ / w_ - mean_n * mean_t;
+  // Sizes that differ by less than 0.1% (one size) cannot separate the
+  // fixed part from the part per execution.
+  if (var > 1e-6 * mean_n * mean_n && cov > 0) {
+    fixed_ = std::clamp(mean_t - cov / var * mean_n, 0.0, mean_t);
+  }
+  if (fixed_ >= mean_t) fixed_ = 0;  // the device got faster overall
+  per_exec_ = (mean_t - fixed_) / mean_n;
+}
+
+void RoundSizer::Observe(uint64_t executions, absl::Duration elapsed) {
+  if (executions == 0) return;
+  ++observed_;
+  const uint64_t most = executions > UINT64_MAX / kMaxGrowth
+                            ? UINT64_MAX
+                            : executions * kMaxGrowth;
+  if (elapsed <= absl::ZeroDuration()) {
+    batch_execs_ = most;
+    return;
+  }
+  const double n = static_cast<double>(executions);
+  const double t = absl::ToDoubleSeconds(elapsed);
+  w_ = kDecay * w_ + 1;
+  n_ = kDecay * n_ + n;
+  t_ = kDecay * t_ + t;
+  nn_ = kDecay * nn_ + n * n;
+  nt_ = kDecay * nt_ + n * t;
+  Fit();
+  const double target = absl::ToDoubleSeconds(target_);
+  double wanted =
+      std::max(target - fixed_, (kMinRoundPerFixed - 1) * fixed_) / per_exec_;
+  if (observed_ % kProbeEvery == 1) wanted = 2 * std::max(wanted, n);
+  batch_execs_ = wanted >= static_cast<double>(most)
+                     ? most
+                     : std::max<uint64_t>(static_cast<uint64_t>(wanted), 1);
+}
+
+}  // namespace ringfuzz

@@ -1,0 +1,85 @@
+// Round sizing by time: how many mutants per ring slot make one batch take
+// about the target wall time (-round_ms).
+#ifndef RINGFUZZ_FUZZ_ROUND_SIZER_H_
+#define RINGFUZZ_FUZZ_ROUND_SIZER_H_
+
+#include <cstdint>
+
+#include "absl/time/time.h"
+
+namespace ringfuzz {
+
+// Sizes rounds (batches) by time: how many mutants per slot make a batch of
+// `slots` items take about `target` inside Executor::RunBatch, from the
+// measured time of the batches so far. A round costs a fixed part (launch,
+// ring publication and readback, find handling: 1.6-3 ms measured on an
+// H200 with 4096 slots, whatever the executions) plus a part per
+// execution, so the sizer fits
+//   time = fixed + per_exec * executions
+// by least squares over the past batches, each batch's weight multiplied
+// by kDecay at every later batch (while all of them had one size, fixed
+// keeps its last fitted value, 0 at first, and per_exec = (mean time -
+// fixed) / mean executions). Then
+//   total    = max(target - fixed, (kMinRoundPerFixed - 1) * fixed)
+//              / per_exec,  at most kMaxGrowth * the last batch's executions
+//   per slot = clamp(ceil(total / slots), floor, ceiling)
+// The second term keeps the device's throughput: a round is never so short
+// that its fixed part is more than 1/kMinRoundPerFixed of it, so when the
+// fixed part alone exceeds the target, rounds settle at kMinRoundPerFixed
+// times it (at least 2/3 of the device's peak rate) instead of collapsing to
+// the floor. To keep the fit informed, the second batch and then every
+// kProbeEvery-th one is a probe of twice the size (2 * max(total, the last
+// batch's executions), within the same bounds).
+//
+// Before the first measurement a batch gets `floor` mutants per slot: the
+// first batch is small and fast, and the size grows by at most kMaxGrowth
+// a batch from there. A batch that ran no execution says nothing; one that
+// took no measurable time (a clock too coarse) counts as fast: the size
+// grows by kMaxGrowth. Deterministic for a deterministic clock.
+class RoundSizer {
+ public:
+  // Weight a batch keeps per later batch: the fit follows a change of
+  // speed within a few batches and remembers the sizes of about the last
+  // twenty (the probes) for the fixed part.
+  static constexpr double kDecay = 0.9;
+  // Most the batch size grows from one batch to the next.
+  static constexpr uint64_t kMaxGrowth = 4;
+  // A round takes at least this many times its fixed part.
+  static constexpr double kMinRoundPerFixed = 3;
+  // Every kProbeEvery-th batch (and the second) runs twice the size.
+  static constexpr uint64_t kProbeEvery = 16;
+
+  // `floor` is clamped to [1, ceiling] (ceiling >= 1); `target` > 0.
+  RoundSizer(absl::Duration target, uint32_t floor, uint32_t ceiling);
+
+  // Mutants per slot for the next batch of `slots` (>= 1) items.
+  uint32_t ExecsPerSlot(uint32_t slots) const;
+  // Records that a batch ran `executions` in `elapsed`.
+  void Observe(uint64_t executions, absl::Duration elapsed);
+
+  absl::Duration target() const { return target_; }
+  uint32_t floor() const { return floor_; }
+  uint32_t ceiling() const { return ceiling_; }
+  // The fitted model (zero before the first measurement).
+  absl::Duration fixed_cost() const { return absl::Seconds(fixed_); }
+  double seconds_per_exec() const { return per_exec_; }
+
+ private:
+  // Refits fixed_ and per_exec_ from the decayed sums.
+  void Fit();
+
+  absl::Duration target_;
+  uint32_t floor_;
+  uint32_t ceiling_;
+  uint64_t observed_ = 0;  // batches measured
+  // Decayed sums over the measured batches: weight, executions, seconds,
+  // executions^2, executions * seconds.
+  double w_ = 0, n_ = 0, t_ = 0, nn_ = 0, nt_ = 0;
+  double fixed_ = 0;          // seconds per round
+  double per_exec_ = 0;       // seconds per execution
+  uint64_t batch_execs_ = 0;  // executions the next batch aims at; 0: floor
+};
+
+}  // namespace ringfuzz
+
+#endif  // RINGFUZZ_FUZZ_ROUND_SIZER_H_
