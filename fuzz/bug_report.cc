@@ -115,7 +115,8 @@ bool ReportBug(const BugReportRequest& request, const WorkDir& work_dir,
 
   std::string base = request.base_sha1.empty() ? std::string(kSha1HexChars, '0')
                                                : request.base_sha1;
-  out << MutationSequence(request.opcodes) << "; base unit: " << base << "\n";
+  out << MutationSequence(request.opcodes, request.mutations)
+      << "; base unit: " << base << "\n";
   if (find.data.size() <= kMaxUnitSizeToPrint) {
     out << HexArray(find.data) << "\n" << PrintableAscii(find.data) << "\n";
   }

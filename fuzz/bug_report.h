@@ -3,7 +3,7 @@
 //
 //   ==1234==ERROR: ringfuzz: fz_crash(code=7)
 //   SUMMARY: ringfuzz: fz_crash(code=7)
-//   MS: 1 havoc-; base unit: <sha1 of the parent>
+//   MS: 2 ChangeBit-EraseBytes-; base unit: <sha1 of the parent>
 //   0x46,0x55,0x5a,0x21,
 //   FUZ!
 //   artifact_prefix='out/'; Test unit written to out/crash-<sha1>
@@ -51,9 +51,12 @@ std::string PlainHex(ByteSpan data);
 struct BugReportRequest {
   const Find* find = nullptr;
   int pid = 0;
-  // The mutation that produced the input ("MS:"); empty for unmutated
-  // inputs (seeds, files being run).
+  // The mutation that produced the input ("MS:", MutationSequence in
+  // fuzz/work_kind.h): its mutators (RF_MUT_*, Find::mutations) if known,
+  // else its work kind; both empty for unmutated inputs (seeds, files being
+  // run).
   std::vector<uint32_t> opcodes;
+  std::vector<uint32_t> mutations;
   std::string base_sha1;      // parent's sha1; empty: 40 zeros, as libFuzzer
   bool save_artifact = true;  // false when running given files
 };

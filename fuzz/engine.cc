@@ -18,6 +18,7 @@
 #include "corpus/dictionary.h"
 #include "corpus/sha1.h"
 #include "fuzz/bug_report.h"
+#include "fuzz/mutators.h"
 #include "fuzz/scheduler.h"
 
 namespace ringfuzz {
@@ -334,6 +335,7 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler, Steering& steering) {
     }
     const uint64_t before = total_execs_;
     total_execs_ += result->executions;
+    CountMutatorExecutions(*result);
     AttributeExecutions(batch.work, batch.requested, result->executions);
     for (const ParentCost& cost : result->costs) {
       if (std::optional<size_t> index =
@@ -445,6 +447,7 @@ std::optional<int> Engine::RecoverStall(Steering& steering) {
               " of a stalled dispatch failed: ", replay.status().message())));
     }
     total_execs_ += replay->executions;
+    CountMutatorExecutions(*replay);
     dropped_finds_ += replay->dropped_finds;
     for (const Find& find : replay->finds) {
       hang_found |= find.kind == Find::Kind::kTimeout;
@@ -474,13 +477,14 @@ std::optional<int> Engine::HandleFinds(const BatchResult& result) {
     if (!added.ok()) return Fail(added.status());
     if (!added->has_value()) continue;  // found twice in one batch
     ++new_units_;
+    CreditMutators(find.mutations);
     if (parent) corpus_.RecordFind(*parent, find.new_bits);
     fresh_.push_back(**added);
     latency_.Found(**added, batch_start_);
     const CorpusEntry& entry = corpus_.entry(**added);
     PrintStatus(StatusEvent::kNew,
                 FormatNewUnitSuffix(entry.data.size(), corpus_.max_input_size(),
-                                    {find.opcode}));
+                                    {find.opcode}, find.mutations));
     SaveToCorpusDir(entry);
   }
   return std::nullopt;
@@ -571,6 +575,7 @@ void Engine::ReportBugAndContinue(const Find& find, std::string base_sha1) {
   request.find = &find;
   request.pid = getpid();
   request.opcodes = {find.opcode};
+  request.mutations = find.mutations;
   request.base_sha1 = std::move(base_sha1);
   request.save_artifact = true;
   ReportBug(request, work_dir_, out_);
@@ -587,6 +592,7 @@ int Engine::ReportBugAndExit(const Find& find, std::vector<uint32_t> opcodes,
   request.find = &find;
   request.pid = getpid();
   request.opcodes = std::move(opcodes);
+  if (!request.opcodes.empty()) request.mutations = find.mutations;
   request.base_sha1 = std::move(base_sha1);
   request.save_artifact = save_artifact;
   ReportBug(request, work_dir_, out_);  // prints the input if not saved
@@ -650,7 +656,37 @@ FinalStats Engine::CollectFinalStats() {
   stats.latency_p50_ms = CeilMilliseconds(latency_.Quantile(0.5));
   stats.latency_p99_ms = CeilMilliseconds(latency_.Quantile(0.99));
   stats.device_busy_percent = BusyPercent(device_busy(), LoopTime());
+  if (!mutator_executions_.empty()) {
+    auto at = [](const std::vector<uint64_t>& v, uint32_t id) {
+      return id < v.size() ? v[id] : 0;
+    };
+    for (const MutatorInfo& m : Mutators()) {
+      stats.mutators.push_back({std::string(m.name),
+                                at(mutator_executions_, m.id),
+                                at(mutator_finds_, m.id)});
+    }
+  }
   return stats;
+}
+
+void Engine::CountMutatorExecutions(const BatchResult& result) {
+  if (result.mutator_executions.empty()) return;
+  mutator_executions_.resize(
+      std::max(mutator_executions_.size(), result.mutator_executions.size()));
+  for (size_t id = 0; id < result.mutator_executions.size(); ++id) {
+    mutator_executions_[id] += result.mutator_executions[id];
+  }
+}
+
+void Engine::CreditMutators(absl::Span<const uint32_t> mutations) {
+  // Every mutator of the new input's sequence gets the find, once per
+  // occurrence, as libFuzzer credits each mutation of a successful
+  // sequence (its mutation usefulness): the last one alone would miss the
+  // mutations that set it up.
+  for (uint32_t id : mutations) {
+    if (id >= mutator_finds_.size()) mutator_finds_.resize(id + 1);
+    ++mutator_finds_[id];
+  }
 }
 
 void Engine::PrintFinalStats() {

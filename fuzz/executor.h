@@ -48,6 +48,10 @@ struct Find {
   uint32_t aux = 0;       // overread: input length; out-of-bounds: array
                           // length; timeout: loop steps
   uint32_t new_bits = 0;  // coverage bits this execution set first
+  // The mutators (RF_MUT_* in shaders/ringfuzz_mutators.h) that made `data`
+  // from the parent, in application order; empty when the executor does
+  // not say (then `opcode` names the mutation) or nothing was mutated.
+  std::vector<uint32_t> mutations;
   // Where a bug was reported in the target source ("" / 0 when unknown).
   std::string function;
   std::string file;
@@ -70,6 +74,11 @@ struct BatchResult {
   uint64_t executions = 0;     // counted by the executor, never assumed
   std::vector<Find> finds;     // in discovery order
   uint64_t dropped_finds = 0;  // finds lost to a full queue (re-found later)
+  // `executions` per mutator, indexed by RF_MUT_* id (shaders/
+  // ringfuzz_mutators.h): each execution of a mutant counts for the last
+  // mutation applied to it (unmutated inputs count for none). Empty for
+  // executors that do not count them.
+  std::vector<uint64_t> mutator_executions;
   // One entry per work item that ran, for executors that measure cost
   // (empty otherwise).
   std::vector<ParentCost> costs;

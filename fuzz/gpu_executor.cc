@@ -11,6 +11,8 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "fuzz/lavapipe_env.h"
+#include "fuzz/mutators.h"
+#include "shaders/ringfuzz_mutators.h"
 #include "shaders/ringfuzz_wire.h"
 
 namespace ringfuzz {
@@ -393,6 +395,7 @@ void GpuExecutor::CollectFinds(BatchResult& result,
     find.code = entry[RF_FIND_CODE];
     find.aux = entry[RF_FIND_AUX];
     find.new_bits = entry[RF_FIND_NEW_BITS];
+    find.mutations = UnpackMutations(entry[RF_FIND_MUTATIONS]);
     if (IsBug(find.kind)) {
       const InstrumentedModule& module = precise_->kernel.module;
       const std::vector<SiteLocation>& locations = module.locations;
@@ -421,6 +424,15 @@ void GpuExecutor::CollectFinds(BatchResult& result,
   coverage_stale_ = true;
 }
 
+void GpuExecutor::CollectMutatorUses(BatchResult& result) {
+  uint32_t* uses = control_.words() + RF_RES_MUTATOR_USES;
+  result.mutator_executions.resize(RF_RES_MUTATOR_USE_WORDS);
+  for (uint32_t id = 0; id < RF_RES_MUTATOR_USE_WORDS; ++id) {
+    result.mutator_executions[id] += uses[id];
+    uses[id] = 0;
+  }
+}
+
 void GpuExecutor::CollectCosts(uint32_t slot_count, BatchResult& result) {
   const uint32_t* ring = ring_.words();
   for (uint32_t s = 0; s < slot_count; ++s) {
@@ -446,6 +458,8 @@ absl::Status GpuExecutor::Drain(Program& program, uint32_t slot_count,
   ctrl[RF_RES_FAULTS] = 0;
   ctrl[RF_RES_FIND_COUNT] = 0;
   ctrl[RF_RES_FIND_DROPPED] = 0;
+  std::fill(ctrl + RF_RES_MUTATOR_USES,
+            ctrl + RF_RES_MUTATOR_USES + RF_RES_MUTATOR_USE_WORDS, 0u);
   for (uint32_t round = 0;; ++round) {
     ctrl[RF_RES_EXECS] = 0;
     ctrl[RF_RES_CLAIM_CURSOR] = 0;
@@ -491,6 +505,7 @@ absl::Status GpuExecutor::Drain(Program& program, uint32_t slot_count,
           "The corpus found so far is on disk: rerun to resume"));
     }
     result.executions += ctrl[RF_RES_EXECS];
+    CollectMutatorUses(result);
     CollectFinds(result, candidates);
     NotifyEpochEnd(slot_count, push.seed);
     if (host_stopped_) return absl::OkStatus();
@@ -574,6 +589,7 @@ absl::Status GpuExecutor::Calibrate(const std::vector<Find>& inputs,
       if (i < n) {
         find.parent = inputs[first + i].parent;
         find.opcode = inputs[first + i].opcode;
+        find.mutations = inputs[first + i].mutations;
       }
       result.finds.push_back(std::move(find));
     }

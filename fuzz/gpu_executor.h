@@ -208,6 +208,9 @@ class GpuExecutor final : public Executor {
                      uint64_t seed, BatchResult& result,
                      std::vector<Find>& candidates);
   void CollectFinds(BatchResult& result, std::vector<Find>& candidates);
+  // Adds the per-mutator execution counters (RF_RES_MUTATOR_USES) to
+  // `result.mutator_executions` and clears them.
+  void CollectMutatorUses(BatchResult& result);
   // Appends the cost of each of the first `slot_count` ring slots that
   // completed (DONE or FAULT) with executions to `result.costs`.
   void CollectCosts(uint32_t slot_count, BatchResult& result);

@@ -38,6 +38,7 @@ absl::StatusOr<Megakernel> BuildMegakernel(const std::string& target_name,
       absl::StrCat("#version 450\n"
                    "#extension GL_GOOGLE_include_directive : require\n"
                    "#extension GL_EXT_control_flow_attributes : require\n"
+                   "#extension GL_KHR_shader_subgroup_arithmetic : require\n"
                    "#include \"megakernel_prelude.glsl\"\n"
                    "#include \"megakernel_mutate.glsl\"\n"
                    "#include \"ringfuzz.h\"\n"

@@ -49,9 +49,10 @@ std::string FormatStatusLine(StatusEvent event, const StatusCounters& c) {
 }
 
 std::string FormatNewUnitSuffix(size_t len, size_t max_input_size,
-                                absl::Span<const uint32_t> opcodes) {
+                                absl::Span<const uint32_t> opcodes,
+                                absl::Span<const uint32_t> mutations) {
   return absl::StrCat(" L: ", len, "/", max_input_size, " ",
-                      MutationSequence(opcodes));
+                      MutationSequence(opcodes, mutations));
 }
 
 std::string FormatDoneLine(uint64_t runs, uint64_t seconds) {
@@ -62,10 +63,14 @@ namespace {
 
 // One "stat::<name>: <value>\n" line, the value in column 33 as libFuzzer
 // aligns its own (longer names get one space).
-std::string Stat(absl::string_view name, uint64_t value) {
+std::string Stat(absl::string_view name, absl::string_view value) {
   std::string line = absl::StrCat("stat::", name, ":");
   line.resize(std::max<size_t>(line.size() + 1, 32), ' ');
   return absl::StrCat(line, value, "\n");
+}
+
+std::string Stat(absl::string_view name, uint64_t value) {
+  return Stat(name, absl::StrCat(value));
 }
 
 }  // namespace
@@ -80,7 +85,18 @@ std::string FormatFinalStats(const FinalStats& s) {
       Stat("feedback_latency_entries", s.latency_entries),
       Stat("feedback_latency_p50_ms", s.latency_p50_ms),
       Stat("feedback_latency_p99_ms", s.latency_p99_ms),
-      Stat("device_busy_percent", s.device_busy_percent));
+      Stat("device_busy_percent", s.device_busy_percent),
+      FormatMutatorStats(s.mutators));
+}
+
+std::string FormatMutatorStats(absl::Span<const MutatorStat> mutators) {
+  std::string text;
+  for (const MutatorStat& m : mutators) {
+    absl::StrAppend(
+        &text, Stat(absl::StrCat("mutator_", m.name),
+                    absl::StrCat(m.executions, " execs, ", m.finds, " finds")));
+  }
+  return text;
 }
 
 uint64_t CeilMilliseconds(absl::Duration d) {

@@ -3,7 +3,7 @@
 //
 //   #4096\tpulse  cov: 12 ft: 30 corp: 7/120b exec/s: 2048 rss: 40Mb
 //   #5120\tNEW    cov: 13 ft: 31 corp: 8/133b exec/s: 2560 rss: 40Mb
-//   (the NEW line goes on: " L: 13/20 MS: 1 havoc-")
+//   (the NEW line goes on: " L: 13/20 MS: 2 ChangeBit-EraseBytes-")
 //
 // As in libFuzzer, "cov:" and "ft:" are left out while zero, "corp:" while
 // the corpus is empty, and its "/<size>" while the corpus has no bytes.
@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "absl/time/time.h"
 #include "absl/types/span.h"
@@ -44,13 +45,24 @@ std::string FormatCorpusBytes(uint64_t bytes);
 std::string FormatStatusLine(StatusEvent event, const StatusCounters& c);
 
 // Returns what a NEW line adds after the status line: " L: <len>/<max> " and
-// the mutation sequence, e.g. " L: 3/5 MS: 1 havoc-". `max_input_size` is
-// the largest input in the corpus, as in libFuzzer.
+// the mutation sequence, MutationSequence(opcodes, mutations)
+// (fuzz/work_kind.h): libFuzzer's names of the mutators, e.g. " L: 3/5 MS: 2
+// ChangeBit-EraseBytes-", or without them the work kinds, e.g. " L: 3/5 MS:
+// 1 havoc-". `max_input_size` is the largest input in the corpus, as in
+// libFuzzer.
 std::string FormatNewUnitSuffix(size_t len, size_t max_input_size,
-                                absl::Span<const uint32_t> opcodes);
+                                absl::Span<const uint32_t> opcodes,
+                                absl::Span<const uint32_t> mutations = {});
 
 // Returns "Done <runs> runs in <seconds> second(s)".
 std::string FormatDoneLine(uint64_t runs, uint64_t seconds);
+
+// Executions and finds of one mutator (fuzz/mutators.h).
+struct MutatorStat {
+  std::string name;  // MutatorInfo::name
+  uint64_t executions = 0;
+  uint64_t finds = 0;
+};
 
 struct FinalStats {
   uint64_t runs = 0;
@@ -67,6 +79,8 @@ struct FinalStats {
   uint64_t latency_p99_ms = 0;
   // Time inside Executor::RunBatch over the fuzzing loop's wall time.
   uint64_t device_busy_percent = 0;
+  // Per mutator, when the executor counts them (else empty).
+  std::vector<MutatorStat> mutators;
 };
 
 // Returns libFuzzer's five "stat::" lines, then ringfuzz's
@@ -74,8 +88,13 @@ struct FinalStats {
 //   stat::feedback_latency_p50_ms:  N
 //   stat::feedback_latency_p99_ms:  N
 //   stat::device_busy_percent:      N
+// and for each of `stats.mutators`
+//   stat::mutator_<name>:           <executions> execs, <finds> finds
 // each ending in '\n', values aligned as libFuzzer aligns them.
 std::string FormatFinalStats(const FinalStats& stats);
+
+// Returns the "stat::mutator_<name>:" lines of `mutators`, in their order.
+std::string FormatMutatorStats(absl::Span<const MutatorStat> mutators);
 
 // Returns `d` in whole milliseconds, rounded up (0 for d <= 0).
 uint64_t CeilMilliseconds(absl::Duration d);

@@ -1,6 +1,7 @@
 #include "fuzz/work_kind.h"
 
 #include "absl/strings/str_cat.h"
+#include "fuzz/mutators.h"
 #include "shaders/ringfuzz_wire.h"
 
 namespace ringfuzz {
@@ -33,6 +34,12 @@ std::string MutationSequence(absl::Span<const uint32_t> opcodes) {
   for (uint32_t opcode : opcodes)
     absl::StrAppend(&text, WorkKindName(opcode), "-");
   return text;
+}
+
+std::string MutationSequence(absl::Span<const uint32_t> opcodes,
+                             absl::Span<const uint32_t> mutations) {
+  return mutations.empty() ? MutationSequence(opcodes)
+                           : MutatorSequence(mutations);
 }
 
 }  // namespace ringfuzz

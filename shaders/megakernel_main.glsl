@@ -46,8 +46,9 @@ void rf_execute(uint len) {
   rf_steps += rf_exec_steps + 1u;
 }
 
-// Appends the current input to the find queue. Returns 1 iff it was stored.
-uint rf_push_find(uint kind, uint slot, uint parent, uint opcode) {
+// Appends the current input to the find queue, made from `parent` by the
+// mutation sequence `mutations` (RF_MUT_SEQ_*). Returns 1 iff it was stored.
+uint rf_push_find(uint kind, uint slot, uint parent, uint opcode, uint mutations) {
   uint index = atomicAdd(ctrl[RF_RES_FIND_COUNT], 1u);
   if (index >= pc.find_capacity) {
     atomicAdd(ctrl[RF_RES_FIND_DROPPED], 1u);
@@ -63,6 +64,7 @@ uint rf_push_find(uint kind, uint slot, uint parent, uint opcode) {
   finds[base + RF_FIND_AUX] = rf_fault_aux;
   finds[base + RF_FIND_NEW_BITS] = rf_new_bits;
   finds[base + RF_FIND_SITE] = rf_fault_site;
+  finds[base + RF_FIND_MUTATIONS] = mutations;
   uint words = (rf_len + 3u) >> 2u;
   for (uint w = 0u; w < words; ++w) {
     uint keep = (w + 1u) * 4u <= rf_len ? 0xFFFFFFFFu
@@ -145,18 +147,32 @@ uint rf_load_mutant(uint source, bool reload) { return rf_load(source); }
 
 // Queues the fault of the current execution (distinct faults once per run;
 // replays always). Returns the number of finds stored (0 or 1).
-uint rf_report_fault(uint slot, uint source, uint opcode, bool replay) {
+uint rf_report_fault(uint slot, uint source, uint opcode, bool replay,
+                     uint mutations) {
   uint key = rf_hash(rf_fault_kind * 0x9E3779B1u ^ rf_hash(rf_fault_code) ^
                      rf_fault_site * 0x85EBCA6Bu) & (RF_FAULT_SEEN_BITS - 1u);
   if (!replay && rf_mark(RF_RES_FAULT_SEEN + (key >> 5u), 1u << (key & 31u)) == 0u) {
     return 0u;
   }
-  uint stored = rf_push_find(rf_fault_kind, slot, source, opcode);
+  uint stored = rf_push_find(rf_fault_kind, slot, source, opcode, mutations);
   if (stored == 0u && !replay) {
     // The queue was full: forget the fault so that it is queued again.
     atomicAnd(ctrl[RF_RES_FAULT_SEEN + (key >> 5u)], ~(1u << (key & 31u)));
   }
   return stored;
+}
+
+// Every invocation, at the end of a slot: adds its executions per last
+// mutator (`uses`, indexed by RF_MUT_* id) to the counters
+// RF_RES_MUTATOR_USES, one atomic per subgroup and mutator used. Executions
+// without a mutation (RF_MUT_NONE) are not counted here.
+void rf_count_mutator_uses(uint uses[RF_MUT_COUNT]) {
+  [[unroll]] for (uint k = 0u; k < RF_MUT_COUNT; ++k) {
+    uint total = subgroupAdd(uses[k]);
+    if (total != 0u && subgroupElect()) {
+      atomicAdd(ctrl[RF_RES_MUTATOR_USES + k], total);
+    }
+  }
 }
 
 // Every invocation: runs its share of the slot's mutants, in rounds of up
@@ -190,13 +206,22 @@ void rf_run_slot(uint slot, uint lane) {
   // Mutants come in chains of `stack` (libFuzzer's mutation depth): the
   // first of a chain is the parent with one mutation of the slot's work kind,
   // each next one its predecessor with one more havoc mutation (TRIM: one
-  // more erase). Mutant k of a lane is at depth k % stack + 1, so depths
+  // more erase; CMP: one more of the parent's patches). Mutant k of a lane is at depth k % stack + 1, so depths
   // 1..stack are equally common, and the position in the chain is the same
   // in all lanes. Each execution pays for one mutation instead of a whole
   // stack (on SIMD back ends, the largest stack of its lanes).
   uint chain = calibrate || opcode == RF_OP_REPLAY ? 1u : stack;
   uint link = 0u;       // position of the lane's next mutant in its chain
   uint chain_len = 0u;  // length of the lane's previous mutant
+  // The mutators of the lane's current mutant, its chain so far: a packed
+  // mutation sequence (RF_MUT_SEQ_*, ringfuzz_mutators.h), in registers.
+  uint mutations = RF_MUT_SEQ_EMPTY;
+  // The lane's executions per last mutator (RF_MUT_*), in registers: each
+  // mutant adds one with selects. Memory per mutant (a shared counter with
+  // a lane-dependent address) would cost a SIMD back end a scalar loop over
+  // the lanes, every mutant.
+  uint uses[RF_MUT_COUNT];
+  [[unroll]] for (uint k = 0u; k < RF_MUT_COUNT; ++k) uses[k] = 0u;
   rf_load_parent(parent);
   rf_slot_parent = parent;
   uint m = lane;
@@ -220,11 +245,20 @@ void rf_run_slot(uint slot, uint lane) {
       link = link + 1u >= chain ? 0u : link + 1u;
       uint len = chain_len;
       if (!chained) len = rf_load_mutant(source, calibrate);
+      // A chain of a TRIM slot erases at every link, and one of a CMP slot
+      // applies another of the parent's patches (comparisons joined by
+      // `&&` need several at once); other chains add havoc steps.
       uint kind = calibrate ? RF_OP_CALIBRATE
-                : chained && opcode != RF_OP_TRIM ? RF_OP_HAVOC
-                                                  : opcode;
+                : chained && opcode != RF_OP_TRIM && opcode != RF_OP_CMP
+                    ? RF_OP_HAVOC
+                    : opcode;
       len = rf_mutate(kind, len, partner);
       chain_len = len;
+      mutations = ((chained ? mutations : RF_MUT_SEQ_EMPTY) << RF_MUT_BITS) |
+                  rf_last_mutator;
+      [[unroll]] for (uint k = 0u; k < RF_MUT_COUNT; ++k) {
+        uses[k] += rf_last_mutator == k ? 1u : 0u;
+      }
       // Compare operands are recorded by replays and 1 in 1024 executions:
       // every invocation writes the same table entries, so more would only
       // contend for them.
@@ -258,7 +292,7 @@ void rf_run_slot(uint slot, uint lane) {
     if (rf_fault_kind != 0u) {
       // At most one fault queued per invocation and slot.
       if (!reported_fault) {
-        pushed += rf_report_fault(slot, source, opcode, replay);
+        pushed += rf_report_fault(slot, source, opcode, replay, mutations);
         reported_fault = true;
       }
       faults += 1u;
@@ -275,10 +309,10 @@ void rf_run_slot(uint slot, uint lane) {
 #ifdef RF_COVERAGE_SIGNATURE
     uint bit = rf_signature() & (RF_SEEN_BITS - 1u);
     if (rf_mark(RF_RES_SEEN + (bit >> 5u), 1u << (bit & 31u)) != 0u) {
-      pushed += rf_push_find(RF_FIND_CANDIDATE, slot, source, opcode);
+      pushed += rf_push_find(RF_FIND_CANDIDATE, slot, source, opcode, mutations);
     }
 #else
-    pushed += rf_push_find(RF_FIND_NEW_COVERAGE, slot, source, opcode);
+    pushed += rf_push_find(RF_FIND_NEW_COVERAGE, slot, source, opcode, mutations);
 #endif
   }
   if (first_fault != 0u) {
@@ -288,6 +322,7 @@ void rf_run_slot(uint slot, uint lane) {
       sh_fault_aux = (first_fault << 24u) | lane;
     }
   }
+  rf_count_mutator_uses(uses);
   atomicAdd(sh_execs, execs);
   atomicAdd(sh_finds, pushed);
   atomicAdd(sh_steps, min(steps, 0xFFFFFFFFu / RF_LOCAL_SIZE));

@@ -1,12 +1,16 @@
 // GPU mutators. Each works on the private input rf_in/rf_len in place and
 // returns nothing or the new length; every loop iteration is charged to
 // rf_steps so the host can bound a dispatch (platform-facts: lavapipe cuts
-// loops after 65,535 back-edges). Mutators are named in docs/architecture.md
-// and selected by the slot's work kind (RF_OP_*).
+// loops after 65,535 back-edges). Mutators are named in docs/architecture.md,
+// numbered in ringfuzz_mutators.h (RF_MUT_*), and selected by the slot's
+// work kind (RF_OP_*).
 
 uint rf_rng;       // per invocation: positions and values
 uint rf_rng_wide;  // the same in all invocations of a workgroup iteration:
                    // which mutators run, so that SIMD lanes do not diverge
+// The mutator (RF_MUT_*) of the last rf_mutate call: RF_MUT_NONE when it
+// left the input as is (replay, calibration).
+uint rf_last_mutator;
 
 // PCG-RXS-M-XS 32-bit step.
 uint rf_rand() {
@@ -210,13 +214,17 @@ void rf_mut_arith(uint len) {
   rf_put(pos, width, v, big);
 }
 
+// RF_MUT_INSERT, or RF_MUT_INSERT_REPEATED when the bytes are all one value
+// (rf_last_mutator says which).
 uint rf_mut_insert(uint len) {
+  rf_last_mutator = RF_MUT_INSERT;
   if (len >= pc.max_len) return len;
   uint n = 1u + rf_below(min(4u, pc.max_len - len));
   uint pos = rf_below(len + 1u);
   rf_open_gap(len, pos, n);
   uint fill = rf_rand();
   bool same = rf_below(2u) == 0u;
+  rf_last_mutator = same ? RF_MUT_INSERT_REPEATED : RF_MUT_INSERT;
   for (uint k = 0u; k < n; ++k) rf_set(pos + k, same ? fill : rf_rand());
   return len + n;
 }
@@ -298,20 +306,23 @@ uint rf_mut_dict(uint len) {
   return len;
 }
 
-// One havoc step: a random byte-level mutator.
+// One havoc step: a random byte-level mutator (an insert into an empty
+// input); sets rf_last_mutator.
 uint rf_havoc_step(uint len) {
-  uint choice = rf_below_wide(9u);
+  uint choice = rf_below_wide(RF_HAVOC_CHOICES);
   if (len == 0u) return rf_mut_insert(len);
+  rf_last_mutator =
+      choice == RF_HAVOC_CHOICE_CHANGE_BYTE ? RF_MUT_CHANGE_BYTE : choice;
   switch (choice) {
-    case 0u: rf_mut_flip_bit(len); break;
-    case 1u: rf_mut_random_byte(len); break;
-    case 2u: rf_mut_interesting(len); break;
-    case 3u: rf_mut_arith(len); break;
-    case 4u: len = rf_mut_insert(len); break;
-    case 5u: len = rf_mut_erase(len); break;
-    case 6u: len = rf_mut_duplicate(len); break;
-    case 7u: rf_mut_copy(len); break;
-    default: rf_mut_random_byte(len); break;
+    case RF_MUT_FLIP_BIT: rf_mut_flip_bit(len); break;
+    case RF_MUT_CHANGE_BYTE: rf_mut_random_byte(len); break;
+    case RF_MUT_INTERESTING: rf_mut_interesting(len); break;
+    case RF_MUT_ARITH: rf_mut_arith(len); break;
+    case RF_MUT_INSERT: len = rf_mut_insert(len); break;
+    case RF_MUT_ERASE: len = rf_mut_erase(len); break;
+    case RF_MUT_DUPLICATE: len = rf_mut_duplicate(len); break;
+    case RF_MUT_COPY: rf_mut_copy(len); break;
+    default: rf_mut_random_byte(len); break;  // RF_HAVOC_CHOICE_CHANGE_BYTE
   }
   return len;
 }
@@ -341,13 +352,14 @@ bool rf_cmp_patch(uint len, out uint at, out uint width, out uint value) {
   return count != 0u && width != 0u && at + width <= len;
 }
 
-// Input-to-state (branching engine): applies one of the parent's patches,
-// or a havoc step when none applies. Returns the length.
+// Input-to-state (branching engine): applies one of the parent's patches
+// (RF_MUT_CMP), or a havoc step when none applies. Returns the length.
 uint rf_mut_cmp(uint len) {
   uint at;
   uint width;
   uint value;
   if (!rf_cmp_patch(len, at, width, value)) return rf_havoc_step(len);
+  rf_last_mutator = RF_MUT_CMP;
   rf_put(at, width, value, false);
   return len;
 }
@@ -358,15 +370,19 @@ uint rf_mut_cmp(uint len) {
 // Applies one mutation of the work kind to the loaded input (a havoc step
 // for HAVOC, for DICT without a dictionary, and in a havoc-only build
 // (RF_HAVOC_ONLY) for DICT, SPLICE and CMP); replays and calibrations leave
-// it as is. Stacks are chains of calls (rf_run_slot). Returns the length.
+// it as is. Stacks are chains of calls (rf_run_slot). Sets rf_last_mutator
+// (TRIM: RF_MUT_ERASE). Returns the length.
 uint rf_mutate(uint opcode, uint len, uint partner) {
+  rf_last_mutator = RF_MUT_NONE;
   if (opcode == RF_OP_REPLAY || opcode == RF_OP_CALIBRATE) return len;
 #ifndef RF_HAVOC_ONLY
+  rf_last_mutator = opcode == RF_OP_SPLICE ? RF_MUT_SPLICE : RF_MUT_DICT;
   if (opcode == RF_OP_SPLICE) return rf_mut_splice(len, partner);
   if (opcode == RF_OP_DICT && pc.dict_count != 0u) return rf_mut_dict(len);
   if (opcode == RF_OP_CMP) return rf_mut_cmp(len);
 #endif
   rf_steps += 1u;
+  rf_last_mutator = RF_MUT_ERASE;
   return opcode == RF_OP_TRIM ? rf_mut_erase(len) : rf_havoc_step(len);
 }
 #endif  // RF_MUTATE_FLAT

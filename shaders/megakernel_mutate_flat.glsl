@@ -7,7 +7,8 @@
 //   bytes (poke)
 // whose parameters are chosen with selects. The work kinds map onto it:
 //   HAVOC    the byte-level mutators of megakernel_mutate.glsl (duplicate and
-//            copy move at most 4 bytes per step);
+//            copy move at most 4 bytes per step), numbered as there
+//            (RF_MUT_*, ringfuzz_mutators.h);
 //   TRIM     erase steps only;
 //   DICT     a token, inserted or overwritten 4 bytes per micro-step, then
 //            havoc steps;
@@ -202,12 +203,14 @@ uint rf_spread(uint x, uint j, uint d) {
 }
 
 // One micro-step. `choice` (the same in all lanes of a workgroup iteration)
-// picks the havoc mutator: 0 flip bit, 1/8 random byte, 2 interesting value,
-// 3 add/subtract, 4 insert, 5 erase, 6 duplicate, 7 copy. A pending stream
-// write (rf_stream_left) or input-to-state write (cmp_width) takes the
-// step's place. Returns the new length.
+// picks the havoc mutator (RF_MUT_*, ringfuzz_mutators.h): RF_MUT_FLIP_BIT,
+// RF_MUT_CHANGE_BYTE (also RF_HAVOC_CHOICE_CHANGE_BYTE), RF_MUT_INTERESTING,
+// RF_MUT_ARITH (add/subtract), RF_MUT_INSERT, RF_MUT_ERASE,
+// RF_MUT_DUPLICATE, RF_MUT_COPY. A pending stream write (rf_stream_left) or
+// input-to-state write (cmp_width) takes the step's place. Sets
+// rf_last_mutator to what the step applied. Returns the new length.
 uint rf_flat_step(uint len, uint choice, uint cmp_at, uint cmp_width, uint cmp_value) {
-  choice = len == 0u ? 4u : choice;
+  choice = len == 0u ? RF_MUT_INSERT : choice;
   uint max_len = pc.max_len;
   // Five 32-bit draws feed every parameter: the mutators are mutually
   // exclusive, so those that never run together share random bits. r_pos
@@ -224,7 +227,8 @@ uint rf_flat_step(uint len, uint choice, uint cmp_at, uint cmp_width, uint cmp_v
   // Value mutators: width 1, 2 or 4 (fitting len), position, byte order.
   uint w = 1u << rf_scale16(r_a & 0xFFFFu, 3u);
   w = w > len ? (len >= 2u ? 2u : 1u) : w;
-  bool byte_op = choice == 0u || choice == 1u || choice == 8u;
+  bool byte_op = choice == RF_MUT_FLIP_BIT || choice == RF_MUT_CHANGE_BYTE ||
+                 choice == RF_HAVOC_CHOICE_CHANGE_BYTE;
   w = byte_op ? 1u : w;
   uint vpos = rf_scale16(r_pos & 0xFFFFu, len - min(w, len) + 1u);
   bool big = (r_a & 0x10000u) != 0u;
@@ -241,16 +245,18 @@ uint rf_flat_step(uint len, uint choice, uint cmp_at, uint cmp_width, uint cmp_v
   bool era_ok = len > 1u;
   bool dup_ok = len != 0u && len < max_len;
   bool cpy_ok = len >= 2u;
-  uint n = choice == 4u ? (ins_ok ? n_ins : 0u)
-         : choice == 5u ? (era_ok ? n_blk : 0u)
-         : choice == 6u ? (dup_ok ? n_dup : 0u)
-         : choice == 7u ? (cpy_ok ? n_blk : 0u)
-                        : 0u;
+  uint n = choice == RF_MUT_INSERT ? (ins_ok ? n_ins : 0u)
+         : choice == RF_MUT_ERASE ? (era_ok ? n_blk : 0u)
+         : choice == RF_MUT_DUPLICATE ? (dup_ok ? n_dup : 0u)
+         : choice == RF_MUT_COPY ? (cpy_ok ? n_blk : 0u)
+                                 : 0u;
   uint src = rf_scale16(r_pos & 0xFFFFu, len - min(n, len) + 1u);
-  uint dst = rf_scale16(r_pos >> 16u, choice == 7u ? len - min(n, len) + 1u : len + 1u);
+  uint dst = rf_scale16(r_pos >> 16u, choice == RF_MUT_COPY ? len - min(n, len) + 1u
+                                                            : len + 1u);
   uint epos = src;
   uint fill_byte = (r_fill & 0xFFu) * 0x01010101u;
-  uint fill = (r_b & 0x80000000u) != 0u ? fill_byte : r_fill;
+  bool repeated = (r_b & 0x80000000u) != 0u;
+  uint fill = repeated ? fill_byte : r_fill;
   uint bit = 1u << (((r_group >> 16u) + group_lane) & 7u);
   uint rnd = 1u + rf_scale16((r_b >> 3u) & 0xFFFFu, 255u);
   uint delta = 1u + rf_scale16((r_b >> 3u) & 0xFFFFu, 35u);
@@ -269,25 +275,30 @@ uint rf_flat_step(uint len, uint choice, uint cmp_at, uint cmp_width, uint cmp_v
   uint chunk = min(rf_stream_left, 4u);
 #endif
   bool cmp = cmp_width != 0u;
-  uint old = rf_peek4(choice == 6u || choice == 7u ? src : vpos);
+  bool block = choice == RF_MUT_DUPLICATE || choice == RF_MUT_COPY;
+  uint old = rf_peek4(block ? src : vpos);
 
   // The value to write and where.
   uint m = rf_width_mask(w);
   uint old_w = big ? rf_swap(old, w) : old & m;
   uint arith = sub ? old_w - delta : old_w + delta;
   arith = big ? rf_swap(arith, w) : arith;
-  uint value = choice == 0u ? old ^ bit
-             : choice == 2u ? (big ? rf_swap(interesting, w) : interesting)
-             : choice == 3u ? arith
-             : choice == 4u ? fill
-             : choice == 6u || choice == 7u ? old
-                                            : old ^ rnd;
-  uint at = choice == 4u || choice == 6u || choice == 7u ? dst : vpos;
-  uint width = choice == 5u ? 0u : (choice >= 4u && choice <= 7u ? n : w);
-  bool gap_up = choice == 4u || choice == 6u;
-  uint gap = choice == 4u || choice == 5u || choice == 6u ? n : 0u;
-  uint gap_at = choice == 5u ? epos : dst;
+  uint value = choice == RF_MUT_FLIP_BIT ? old ^ bit
+             : choice == RF_MUT_INTERESTING ? (big ? rf_swap(interesting, w) : interesting)
+             : choice == RF_MUT_ARITH ? arith
+             : choice == RF_MUT_INSERT ? fill
+             : block ? old
+                     : old ^ rnd;  // RF_MUT_CHANGE_BYTE
+  uint at = choice == RF_MUT_INSERT || block ? dst : vpos;
+  uint width = choice == RF_MUT_ERASE ? 0u
+             : (choice >= RF_MUT_INSERT && choice <= RF_MUT_COPY ? n : w);
+  bool gap_up = choice == RF_MUT_INSERT || choice == RF_MUT_DUPLICATE;
+  uint gap = gap_up || choice == RF_MUT_ERASE ? n : 0u;
+  uint gap_at = choice == RF_MUT_ERASE ? epos : dst;
   uint new_len = gap_up ? len + gap : len - gap;
+  uint mutator = choice == RF_HAVOC_CHOICE_CHANGE_BYTE ? RF_MUT_CHANGE_BYTE
+               : choice == RF_MUT_INSERT && repeated ? RF_MUT_INSERT_REPEATED
+                                                     : choice;
 
   // A stream chunk or the input-to-state write replaces the havoc step.
   value = stream ? stream_value : (cmp ? cmp_value : value);
@@ -297,6 +308,8 @@ uint rf_flat_step(uint len, uint choice, uint cmp_at, uint cmp_width, uint cmp_v
   gap = stream ? (rf_stream_insert ? chunk : 0u) : (cmp ? 0u : gap);
   gap_at = stream ? rf_stream_at : gap_at;
   new_len = stream || cmp ? len : new_len;
+  rf_last_mutator = stream ? (rf_stream_dict ? RF_MUT_DICT : RF_MUT_SPLICE)
+                  : (cmp ? RF_MUT_CMP : mutator);
 
   // Write.
   rf_shift(gap_at, gap, gap_up);
@@ -315,8 +328,9 @@ uint rf_flat_step(uint len, uint choice, uint cmp_at, uint cmp_width, uint cmp_v
 // run havoc. Returns the length.
 uint rf_mutate(uint opcode, uint len, uint partner) {
   uint n = opcode == RF_OP_REPLAY || opcode == RF_OP_CALIBRATE ? 0u : 1u;
+  rf_last_mutator = RF_MUT_NONE;
   for (uint k = 0u; k < n; ++k) {
-    uint choice = opcode == RF_OP_TRIM ? 5u : rf_below_wide(9u);
+    uint choice = opcode == RF_OP_TRIM ? RF_MUT_ERASE : rf_below_wide(RF_HAVOC_CHOICES);
     len = rf_flat_step(len, choice, 0u, 0u, 0u);
   }
   rf_steps += n;
@@ -327,10 +341,15 @@ uint rf_mutate(uint opcode, uint len, uint partner) {
 // Applies one mutation of the work kind to the loaded input (a havoc step
 // for HAVOC, and for DICT without a dictionary; a stream write takes as
 // many micro-steps as it has 4-byte chunks); replays and calibrations leave
-// it as is. Stacks are chains of calls (rf_run_slot). Returns the length.
+// it as is. Stacks are chains of calls (rf_run_slot). Sets rf_last_mutator
+// (the kind's mutator for a SPLICE or DICT stream of no chunks, which leaves
+// the input as is). Returns the length.
 uint rf_mutate(uint opcode, uint len, uint partner) {
   bool replay = opcode == RF_OP_REPLAY || opcode == RF_OP_CALIBRATE;
   uint n = replay ? 0u : 1u;
+  rf_last_mutator = opcode == RF_OP_SPLICE ? RF_MUT_SPLICE
+                  : opcode == RF_OP_DICT ? RF_MUT_DICT
+                                         : RF_MUT_NONE;
   rf_stream_left = 0u;
   rf_stream_dict = false;
   rf_stream_base = 0u;
@@ -363,7 +382,7 @@ uint rf_mutate(uint opcode, uint len, uint partner) {
   n -= opcode == RF_OP_SPLICE || (opcode == RF_OP_DICT && pc.dict_count != 0u) ? 1u : 0u;
   bool had_stream = extra != 0u;
   for (uint k = 0u; k < n + extra; ++k) {
-    uint choice = opcode == RF_OP_TRIM ? 5u : rf_below_wide(9u);
+    uint choice = opcode == RF_OP_TRIM ? RF_MUT_ERASE : rf_below_wide(RF_HAVOC_CHOICES);
     len = rf_flat_step(len, choice, cmp_at, cmp_width, cmp_value);
     cmp_width = 0u;
     if (had_stream && rf_stream_left == 0u) {

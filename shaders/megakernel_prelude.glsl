@@ -10,6 +10,7 @@
 //   RF_NO_COVERAGE  (optional) the target has no coverage hooks (measuring
 //                   what coverage costs): no hit-count features either
 #include "ringfuzz_wire.h"
+#include "ringfuzz_mutators.h"
 
 #define RF_MAX_WORDS (RF_MAX_LEN / 4)
 #define RF_NO_SLOT 0xFFFFFFFFu

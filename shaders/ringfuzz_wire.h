@@ -148,7 +148,13 @@
 #define RF_FAULT_SEEN_BITS 4096u
 #define RF_FAULT_SEEN_WORDS 128u
 #define RF_RES_FAULT_SEEN (RF_RES_CMP + 2u * RF_CMP_ENTRIES)
-#define RF_RES_END (RF_RES_FAULT_SEEN + RF_FAULT_SEEN_WORDS)
+// Per-mutator execution counters: word m (one per id m of
+// shaders/ringfuzz_mutators.h, words past its RF_MUT_COUNT reserved) += the
+// executions whose last mutation was mutator m, added by each subgroup as
+// it finishes a slot. The host reads and clears them after each dispatch.
+#define RF_RES_MUTATOR_USES (RF_RES_FAULT_SEEN + RF_FAULT_SEEN_WORDS)
+#define RF_RES_MUTATOR_USE_WORDS 16u
+#define RF_RES_END (RF_RES_MUTATOR_USES + RF_RES_MUTATOR_USE_WORDS)
 #define RF_CTRL_WORDS RF_RES_END
 
 // ---------------------------------------------------------------------------
@@ -167,7 +173,11 @@
 // SITE: the source location index of a fault (rf_loc); out-of-bounds: the
 // bounds site.
 #define RF_FIND_SITE 8u
-#define RF_FIND_HEADER_WORDS 9u
+// MUTATIONS: the mutator ids (shaders/ringfuzz_mutators.h) that made the
+// input from its parent, as one packed mutation sequence (RF_MUT_SEQ_*);
+// RF_MUT_SEQ_EMPTY for unmutated inputs (replays, calibrations).
+#define RF_FIND_MUTATIONS 9u
+#define RF_FIND_HEADER_WORDS 10u
 #define RF_FIND_WORDS(max_words) (RF_FIND_HEADER_WORDS + (max_words))
 
 #define RF_FIND_NEW_COVERAGE 1u

@@ -7,6 +7,7 @@
 #include "corpus/sha1.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "shaders/ringfuzz_mutators.h"
 #include "shaders/ringfuzz_wire.h"
 #include "tests/corpus/temp_dir.h"
 
@@ -87,6 +88,25 @@ TEST(BugReportTest, GoldenReportWithArtifact) {
                 "\n"
                 "Base64: RlVaIQ==\n");
   EXPECT_EQ(*ReadFile(path), find.data);
+}
+
+// The mutators that made the input, when known, replace the work kind.
+TEST(BugReportTest, MutationSequenceNamesTheMutators) {
+  TempDir dir;
+  WorkDir work_dir("", dir.path() + "/", "");
+  Find find = Crash("FUZ!");
+  BugReportRequest request;
+  request.find = &find;
+  request.pid = 1234;
+  request.opcodes = {RF_OP_DICT};
+  request.mutations = {RF_MUT_DICT, RF_MUT_CHANGE_BYTE};
+  std::ostringstream out;
+  EXPECT_TRUE(ReportBug(request, work_dir, out));
+  EXPECT_NE(
+      out.str().find("\nMS: 2 AddFromManualDict-ChangeByte-; base unit: " +
+                     std::string(40, '0') + "\n"),
+      std::string::npos)
+      << out.str();
 }
 
 TEST(BugReportTest, SeedsHaveNoBaseUnitAndLongInputsAreNotInlined) {

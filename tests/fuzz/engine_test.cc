@@ -18,6 +18,7 @@
 #include "fuzz/scheduler.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "shaders/ringfuzz_mutators.h"
 #include "shaders/ringfuzz_wire.h"
 #include "tests/corpus/temp_dir.h"
 #include "tests/fuzz/fake_clock.h"
@@ -261,6 +262,52 @@ TEST(EngineTest, GoldenLogOfAShortRun) {
   EXPECT_EQ(lines[i + 9], "stat::feedback_latency_p50_ms:  0");
   EXPECT_EQ(lines[i + 10], "stat::feedback_latency_p99_ms:  0");
   EXPECT_EQ(lines[i + 11], "stat::device_busy_percent:      0");
+}
+
+// An executor that names the mutators of its finds and counts executions
+// per mutator: NEW lines and the bug report print libFuzzer's mutator
+// names, and -print_final_stats=1 adds one line per mutator whose
+// executions add up to the batches' and whose finds credit every mutator
+// of each new input's sequence.
+TEST(EngineTest, NamedMutatorsInNewLinesBugReportsAndStats) {
+  TempDir dir;
+  Config config = TestConfig();
+  config.print_final_stats = true;
+  config.artifact_prefix = dir.path() + "/";
+  FakeExecutorOptions options;
+  options.name_mutators = true;
+  FakeExecutor executor(options);
+  Outcome run = RunEngine(config, executor, {});
+  EXPECT_EQ(run.code, 77);
+  const std::string names =
+      "((ChangeByte|InsertByte|EraseBytes|CrossOver|AddFromManualDict)-)+";
+  int new_lines = 0;
+  uint64_t credited = 0;
+  for (const std::string& line : Lines(run.log)) {
+    if (line.find("\tNEW ") == std::string::npos) continue;
+    ++new_lines;
+    EXPECT_THAT(line, ContainsRegex(" MS: [0-9]+ " + names + "$"));
+    std::smatch count;
+    ASSERT_TRUE(std::regex_search(line, count, std::regex("MS: ([0-9]+) ")));
+    credited += std::stoul(count[1]);
+  }
+  EXPECT_GT(new_lines, 0);
+  EXPECT_THAT(run.log, ContainsRegex("\nMS: [0-9]+ " + names +
+                                     "; base unit: [0-9a-f]{40}\n"));
+  uint64_t executions = 0, finds = 0;
+  int stat_lines = 0;
+  std::regex stat("stat::mutator_([a-z_]+): +([0-9]+) execs, ([0-9]+) finds");
+  for (const std::string& line : Lines(run.log)) {
+    std::smatch m;
+    if (!std::regex_match(line, m, stat)) continue;
+    ++stat_lines;
+    executions += std::stoull(m[2]);
+    finds += std::stoull(m[3]);
+  }
+  EXPECT_EQ(stat_lines, static_cast<int>(RF_MUT_COUNT));
+  // Every execution but the seed's ran in a batch, with mutations.
+  EXPECT_EQ(executions, run.executions - executor.executed_unmutated().size());
+  EXPECT_EQ(finds, credited);
 }
 
 // -runs counts every execution, seeds included, and is exact even when the

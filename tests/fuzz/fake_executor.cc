@@ -4,6 +4,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "shaders/ringfuzz_mutators.h"
 #include "shaders/ringfuzz_wire.h"
 
 namespace ringfuzz {
@@ -59,7 +60,8 @@ std::optional<Find> FakeExecutor::RunOne(const Bytes& input, uint32_t parent,
   return find;
 }
 
-Bytes FakeExecutor::Mutate(const WorkItem& item, std::mt19937_64& rng) const {
+Bytes FakeExecutor::Mutate(const WorkItem& item, std::mt19937_64& rng,
+                           std::vector<uint32_t>& mutations) const {
   Bytes data = inputs_[item.parent];
   const size_t limit = options_.max_len;
   if (item.opcode == RF_OP_SPLICE && !inputs_[item.partner].empty()) {
@@ -67,25 +69,30 @@ Bytes FakeExecutor::Mutate(const WorkItem& item, std::mt19937_64& rng) const {
     size_t cut = rng() % (std::min(data.size(), partner.size()) + 1);
     data.resize(cut);
     data.insert(data.end(), partner.begin() + cut, partner.end());
+    mutations.push_back(RF_MUT_SPLICE);
   }
   if (item.opcode == RF_OP_DICT && !dictionary_.empty()) {
     const Bytes& token = dictionary_[rng() % dictionary_.size()];
     size_t at = rng() % (data.size() + 1);
     data.insert(data.begin() + at, token.begin(), token.end());
+    mutations.push_back(RF_MUT_DICT);
   }
   uint32_t ops = 1 + rng() % std::max<uint32_t>(item.stack, 1);
   for (uint32_t i = 0; i < ops; ++i) {
     switch (rng() % 3) {
       case 0:
         if (!data.empty()) data[rng() % data.size()] = rng() & 0xff;
+        mutations.push_back(RF_MUT_CHANGE_BYTE);
         break;
       case 1:
         if (data.size() < limit) {
           data.insert(data.begin() + rng() % (data.size() + 1), rng() & 0xff);
         }
+        mutations.push_back(RF_MUT_INSERT);
         break;
       case 2:
         if (data.size() > 1) data.erase(data.begin() + rng() % data.size());
+        mutations.push_back(RF_MUT_ERASE);
         break;
     }
   }
@@ -108,9 +115,15 @@ absl::StatusOr<BatchResult> FakeExecutor::RunBatch(
     std::mt19937_64 rng(seed ^ (0x9E3779B97F4A7C15ull * (i + 1)));
     uint32_t runs = std::min(item.count, options_.max_execs_per_item);
     for (uint32_t r = 0; r < runs; ++r) {
-      Bytes mutant = Mutate(item, rng);
+      std::vector<uint32_t> mutations;
+      Bytes mutant = Mutate(item, rng, mutations);
       ++result.executions;
+      if (options_.name_mutators) {
+        result.mutator_executions.resize(RF_MUT_COUNT);
+        ++result.mutator_executions[mutations.back()];
+      }
       if (std::optional<Find> find = RunOne(mutant, item.parent, item.opcode)) {
+        if (options_.name_mutators) find->mutations = std::move(mutations);
         bool bug = IsBug(find->kind);
         result.finds.push_back(*std::move(find));
         if (bug) return result;

@@ -38,6 +38,10 @@ struct FakeExecutorOptions {
   // Called at the start of every RunBatch (tests use it to change the disk
   // under the engine's feet).
   std::function<void()> before_batch;
+  // Like the GPU executor: RunBatch's finds name their mutators
+  // (Find::mutations: RF_MUT_CHANGE_BYTE, _INSERT, _ERASE, _SPLICE, _DICT)
+  // and its results count executions per last mutator.
+  bool name_mutators = false;
 };
 
 class FakeExecutor final : public Executor {
@@ -63,7 +67,9 @@ class FakeExecutor final : public Executor {
   // Runs `input`; returns the Find it produces, if any.
   std::optional<Find> RunOne(const Bytes& input, uint32_t parent,
                              uint32_t opcode);
-  Bytes Mutate(const WorkItem& item, std::mt19937_64& rng) const;
+  // Appends the ids of the mutations it applies to `mutations`.
+  Bytes Mutate(const WorkItem& item, std::mt19937_64& rng,
+               std::vector<uint32_t>& mutations) const;
 
   FakeExecutorOptions options_;
   std::vector<Bytes> inputs_;

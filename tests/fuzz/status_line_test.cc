@@ -4,6 +4,7 @@
 
 #include "fuzz/work_kind.h"
 #include "gtest/gtest.h"
+#include "shaders/ringfuzz_mutators.h"
 #include "shaders/ringfuzz_wire.h"
 
 namespace ringfuzz {
@@ -64,6 +65,32 @@ TEST(StatusLineTest, NewUnitSuffixNamesTheWorkKinds) {
   EXPECT_EQ(FormatNewUnitSuffix(64, 64, ops),
             " L: 64/64 MS: 6 splice-dict-cmp-replay-trim-op99-");
   EXPECT_EQ(MutationSequence({}), "MS: 0 ");
+}
+
+// With the mutators that made the input, NEW lines name them as libFuzzer
+// does; the work kind is then left out.
+TEST(StatusLineTest, NewUnitSuffixNamesTheMutators) {
+  const std::vector<uint32_t> ops = {RF_OP_HAVOC};
+  const std::vector<uint32_t> mutations = {RF_MUT_FLIP_BIT, RF_MUT_ERASE};
+  EXPECT_EQ(FormatNewUnitSuffix(3, 5, ops, mutations),
+            " L: 3/5 MS: 2 ChangeBit-EraseBytes-");
+  EXPECT_EQ(FormatNewUnitSuffix(7, 9, {RF_OP_SPLICE},
+                                {RF_MUT_SPLICE, RF_MUT_ARITH, RF_MUT_COPY}),
+            " L: 7/9 MS: 3 CrossOver-ChangeBinaryInteger-CopyPart-");
+  EXPECT_EQ(FormatNewUnitSuffix(3, 5, ops, {}), " L: 3/5 MS: 1 havoc-");
+}
+
+// One "stat::mutator_<name>:" line per mutator, after the others, value
+// aligned as libFuzzer's; none when the executor counts none.
+TEST(StatusLineTest, MutatorStatLines) {
+  FinalStats s;
+  const std::string plain = FormatFinalStats(s);
+  EXPECT_EQ(plain.find("mutator_"), std::string::npos);
+  s.mutators = {{"flip_bit", 1000, 3}, {"insert_repeated", 12, 0}};
+  EXPECT_EQ(FormatFinalStats(s),
+            plain +
+                "stat::mutator_flip_bit:         1000 execs, 3 finds\n"
+                "stat::mutator_insert_repeated:  12 execs, 0 finds\n");
 }
 
 TEST(StatusLineTest, DoneAndFinalStats) {

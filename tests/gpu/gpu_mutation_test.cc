@@ -1,12 +1,15 @@
 // The GPU mutation engines (flat and branching), each on lavapipe: every
 // work kind must produce the inputs it promises, within max_len.
 #include <algorithm>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "fuzz/gpu_executor.h"
+#include "fuzz/mutators.h"
 #include "gtest/gtest.h"
+#include "shaders/ringfuzz_mutators.h"
 #include "shaders/ringfuzz_wire.h"
 
 namespace ringfuzz {
@@ -19,6 +22,140 @@ std::string Data(const std::string& name) {
 }
 
 Bytes Str(const std::string& s) { return Bytes(s.begin(), s.end()); }
+
+using Ids = std::vector<uint32_t>;
+
+// --- What each havoc mutator may make of a parent (megakernel_mutate.glsl;
+// the flat engine moves blocks of at most 4 bytes, the branching one 8). ---
+
+// `value`'s low `width` bytes at `pos` of a copy of `data`, little- or
+// big-endian.
+Bytes Put(Bytes data, size_t pos, size_t width, uint64_t value, bool big) {
+  for (size_t k = 0; k < width; ++k) {
+    const size_t shift = 8 * (big ? width - 1 - k : k);
+    data[pos + k] = static_cast<uint8_t>(value >> shift);
+  }
+  return data;
+}
+
+uint64_t Get(const Bytes& data, size_t pos, size_t width, bool big) {
+  uint64_t v = 0;
+  for (size_t k = 0; k < width; ++k) {
+    v |= uint64_t{data[pos + k]} << (8 * (big ? width - 1 - k : k));
+  }
+  return v;
+}
+
+size_t DifferingBytes(const Bytes& a, const Bytes& b) {
+  size_t n = 0;
+  for (size_t i = 0; i < a.size(); ++i) n += a[i] != b[i];
+  return n;
+}
+
+bool FlipsOneBit(const Bytes& parent, const Bytes& mutant) {
+  if (mutant.size() != parent.size()) return false;
+  int bits = 0;
+  for (size_t i = 0; i < parent.size(); ++i) {
+    bits += __builtin_popcount(parent[i] ^ mutant[i]);
+  }
+  return bits == 1;
+}
+
+bool ChangesOneByte(const Bytes& parent, const Bytes& mutant) {
+  return mutant.size() == parent.size() && DifferingBytes(parent, mutant) == 1;
+}
+
+// Some width (1, 2, 4), position and byte order where the mutant is the
+// parent with `ok(old value, new value, width)`, and nothing else changed.
+template <typename Ok>
+bool RewritesOneValue(const Bytes& parent, const Bytes& mutant, Ok ok) {
+  if (mutant.size() != parent.size()) return false;
+  for (size_t width : {1, 2, 4}) {
+    for (size_t pos = 0; pos + width <= parent.size(); ++pos) {
+      for (bool big : {false, true}) {
+        const uint64_t now = Get(mutant, pos, width, big);
+        if (Put(parent, pos, width, now, big) == mutant &&
+            ok(Get(parent, pos, width, big), now, width)) {
+          return true;
+        }
+      }
+    }
+  }
+  return false;
+}
+
+bool WritesAnInterestingValue(const Bytes& parent, const Bytes& mutant) {
+  const std::set<uint64_t> v8 = {0x80, 0xFF, 0, 1, 16, 32, 64, 100, 127, 0x7E};
+  const std::set<uint64_t> v16 = {0x8000, 0xFF7F, 128,  255,  256,
+                                  512,    1000,   1024, 4096, 32767};
+  const std::set<uint64_t> v32 = {
+      0x80000000, 0xFA0000FA, 0xFFFF7FFF, 32768,      65535,
+      65536,      0x05FFFF05, 0x7FFFFFFF, 0xFFFFFFFF, 0};
+  return RewritesOneValue(parent, mutant,
+                          [&](uint64_t, uint64_t now, size_t width) {
+                            const std::set<uint64_t>& values =
+                                width == 1 ? v8 : (width == 2 ? v16 : v32);
+                            return values.count(now) != 0;
+                          });
+}
+
+bool AddsOrSubtracts(const Bytes& parent, const Bytes& mutant) {
+  return RewritesOneValue(
+      parent, mutant, [](uint64_t old, uint64_t now, size_t width) {
+        const uint64_t mask =
+            width == 4 ? 0xFFFFFFFFull : (1ull << (8 * width)) - 1;
+        const uint64_t up = (now - old) & mask, down = (old - now) & mask;
+        return (up >= 1 && up <= 35) || (down >= 1 && down <= 35);
+      });
+}
+
+// The mutant is the parent with 1..`most` bytes inserted at one position;
+// with `block_of_parent`, bytes that are a run of the parent's; with
+// `repeated`, all one value.
+bool Inserts(const Bytes& parent, const Bytes& mutant, size_t most,
+             bool block_of_parent, bool repeated) {
+  if (mutant.size() <= parent.size() || mutant.size() > parent.size() + most) {
+    return false;
+  }
+  const size_t n = mutant.size() - parent.size();
+  for (size_t pos = 0; pos <= parent.size(); ++pos) {
+    Bytes without = mutant;
+    without.erase(without.begin() + pos, without.begin() + pos + n);
+    if (without != parent) continue;
+    const Bytes block(mutant.begin() + pos, mutant.begin() + pos + n);
+    if (repeated && std::count(block.begin(), block.end(), block[0]) !=
+                        static_cast<std::ptrdiff_t>(n)) {
+      continue;
+    }
+    if (block_of_parent &&
+        std::search(parent.begin(), parent.end(), block.begin(), block.end()) ==
+            parent.end()) {
+      continue;
+    }
+    return true;
+  }
+  return false;
+}
+
+bool ErasesUpTo4(const Bytes& parent, const Bytes& mutant) {
+  return Inserts(mutant, parent, 4, false, false);
+}
+
+// The parent with a block of its own bytes copied over another.
+bool CopiesABlock(const Bytes& parent, const Bytes& mutant, size_t most) {
+  if (mutant.size() != parent.size()) return false;
+  for (size_t n = 1; n <= most && n <= parent.size(); ++n) {
+    for (size_t src = 0; src + n <= parent.size(); ++src) {
+      for (size_t dst = 0; dst + n <= parent.size(); ++dst) {
+        Bytes copied = parent;
+        std::copy(parent.begin() + src, parent.begin() + src + n,
+                  copied.begin() + dst);
+        if (copied == mutant) return true;
+      }
+    }
+  }
+  return false;
+}
 
 std::string EngineName(const testing::TestParamInfo<Engine>& info) {
   return info.param == Engine::kFlat ? "Flat" : "Branching";
@@ -95,6 +232,7 @@ TEST_P(GpuMutationTest, DictionaryTokenIsWrittenWhole) {
   ASSERT_FALSE(bugs.empty());
   const Find& bug = bugs[0];
   EXPECT_EQ(bug.code, 1u);
+  EXPECT_EQ(bug.mutations, Ids{RF_MUT_DICT});
   const std::string data(bug.data.begin(), bug.data.end());
   ASSERT_TRUE(data.size() == 16 || data.size() == 28) << data;
   const size_t at = data.find("RINGFUZZ-TOK");
@@ -148,6 +286,7 @@ TEST_P(GpuMutationTest, SpliceTakesOneRunOfThePartner) {
       *executor, Work(RF_OP_SPLICE, /*stack=*/1, 512, /*partner=*/1), 40);
   ASSERT_FALSE(bugs.empty());
   EXPECT_EQ(bugs[0].code, 2u);
+  EXPECT_EQ(bugs[0].mutations, Ids{RF_MUT_SPLICE});
   const std::string data(bugs[0].data.begin(), bugs[0].data.end());
   const size_t first = data.find_first_not_of('A');
   const size_t last = data.find_last_not_of('A');
@@ -171,7 +310,13 @@ TEST_P(GpuMutationTest, TrimOnlyRemovesBytes) {
   EXPECT_TRUE(bugs.empty()) << "a trimmed input the target rejects, "
                             << bugs[0].data.size() << " bytes";
   EXPECT_FALSE(all.empty());  // shorter inputs take new loop counts
-  for (const Find& f : all) EXPECT_LT(f.data.size(), 16u);
+  for (const Find& f : all) {
+    EXPECT_LT(f.data.size(), 16u);
+    // Candidates keep their sequence through calibration: 1..4 erases.
+    EXPECT_GE(f.mutations.size(), 1u);
+    EXPECT_LE(f.mutations.size(), 4u);
+    for (uint32_t id : f.mutations) EXPECT_EQ(id, RF_MUT_ERASE);
+  }
 }
 
 // Mutations stack up to the slot's depth and no further: with stack 2, some
@@ -188,6 +333,7 @@ TEST_P(GpuMutationTest, MutationsStackUpToTheSlotsDepth) {
     for (const Find& f : r->finds) {
       if (!IsBug(f.kind)) continue;
       EXPECT_EQ(f.code, 2u) << "a mutant of " << f.data.size() << " bytes";
+      EXPECT_EQ(f.mutations, (Ids{RF_MUT_ERASE, RF_MUT_ERASE}));
       EXPECT_GE(f.data.size(), 8u);
       two_erases |= f.code == 2u;
     }
@@ -261,6 +407,7 @@ TEST_P(GpuMutationTest, InputToStateSolvesAWordCompare) {
       RunUntilBug(*executor, Work(RF_OP_CMP, /*stack=*/1, 64), 10);
   ASSERT_FALSE(bugs.empty());
   EXPECT_EQ(bugs[0].code, 5u);
+  EXPECT_EQ(bugs[0].mutations, Ids{RF_MUT_CMP});
   ASSERT_GE(bugs[0].data.size(), 8u);
   EXPECT_EQ(Bytes(bugs[0].data.begin() + 4, bugs[0].data.begin() + 8),
             (Bytes{0x42, 0xEE, 0xFF, 0xC0}));
@@ -306,6 +453,125 @@ TEST_P(GpuMutationTest, InputToStateUsesTheParentsOwnComparisons) {
     EXPECT_EQ(executor->logged_inputs(), 2u);
     EXPECT_EQ(executor->validation_messages(), 0u)
         << executor->last_validation_message();
+  }
+}
+
+// Every havoc mutator, in both engines: a HAVOC mutant of stack 1 records
+// the one mutator that made it (RF_FIND_MUTATIONS), and differs from its
+// parent as that mutator does. The target crashes on every input with a
+// hash of it as the code, so each lane's first mutant of a slot is reported
+// (each slot's first mutants share one mutator: the workgroup's draw).
+TEST_P(GpuMutationTest, EachHavocMutatorIsNamedAndDoesWhatItsNameSays) {
+  auto executor = Make("every_mutant.fz", 64, /*keep_going=*/true);
+  ASSERT_NE(executor, nullptr);
+  Bytes parent(16);
+  for (size_t i = 0; i < parent.size(); ++i) parent[i] = 0x13 + 0x0B * i;
+  ASSERT_TRUE(executor->AddInput(parent).ok());
+  const size_t block = GetParam() == Engine::kFlat ? 4 : 8;
+  std::vector<WorkItem> work = Work(RF_OP_HAVOC, /*stack=*/1, 64);
+  work.resize(32, work[0]);
+  std::map<uint32_t, int> seen;
+  for (uint64_t seed = 1; seed <= 12 && seen.size() < 9; ++seed) {
+    absl::StatusOr<BatchResult> r = executor->RunBatch(work, seed);
+    ASSERT_TRUE(r.ok()) << r.status();
+    // Every execution is counted for its one mutator.
+    ASSERT_EQ(r->mutator_executions.size(), RF_RES_MUTATOR_USE_WORDS);
+    uint64_t counted = 0;
+    for (uint64_t n : r->mutator_executions) counted += n;
+    EXPECT_EQ(counted, r->executions);
+    for (uint32_t id = RF_MUT_INSERT_REPEATED + 1; id < RF_MUT_NONE; ++id) {
+      EXPECT_EQ(r->mutator_executions[id], 0u) << MutatorName(id);
+    }
+    for (const Find& f : r->finds) {
+      ASSERT_EQ(f.kind, Find::Kind::kCrash);
+      ASSERT_EQ(f.mutations.size(), 1u);
+      const uint32_t id = f.mutations[0];
+      ++seen[id];
+      EXPECT_GT(r->mutator_executions[id], 0u) << MutatorName(id);
+      const Bytes& m = f.data;
+      bool ok = false;
+      switch (id) {
+        case RF_MUT_FLIP_BIT:
+          ok = FlipsOneBit(parent, m);
+          break;
+        case RF_MUT_CHANGE_BYTE:
+          ok = ChangesOneByte(parent, m);
+          break;
+        case RF_MUT_INTERESTING:
+          ok = WritesAnInterestingValue(parent, m);
+          break;
+        case RF_MUT_ARITH:
+          ok = AddsOrSubtracts(parent, m);
+          break;
+        case RF_MUT_INSERT:
+          ok = Inserts(parent, m, 4, false, false);
+          break;
+        case RF_MUT_INSERT_REPEATED:
+          ok = Inserts(parent, m, 4, false, /*repeated=*/true);
+          break;
+        case RF_MUT_ERASE:
+          ok = ErasesUpTo4(parent, m);
+          break;
+        case RF_MUT_DUPLICATE:
+          ok = Inserts(parent, m, block, /*block_of_parent=*/true, false);
+          break;
+        case RF_MUT_COPY:
+          ok = CopiesABlock(parent, m, block);
+          break;
+        default:
+          break;
+      }
+      EXPECT_TRUE(ok) << MutatorName(id) << " made a mutant of " << m.size()
+                      << " bytes from one of " << parent.size();
+    }
+  }
+  for (uint32_t id : {RF_MUT_FLIP_BIT, RF_MUT_CHANGE_BYTE, RF_MUT_INTERESTING,
+                      RF_MUT_ARITH, RF_MUT_INSERT, RF_MUT_ERASE,
+                      RF_MUT_DUPLICATE, RF_MUT_COPY, RF_MUT_INSERT_REPEATED}) {
+    EXPECT_GT(seen[id], 0) << "no mutant of " << MutatorName(id);
+  }
+  EXPECT_EQ(executor->validation_messages(), 0u)
+      << executor->last_validation_message();
+}
+
+// Stacked mutants record their chain: the slot kind's mutation first, then
+// up to stack - 1 havoc ones (TRIM: erases); each execution counts for its
+// last mutation. A quarter of the mutants crash, so a lane's first
+// reported one is at any depth.
+TEST_P(GpuMutationTest, StackedMutantsRecordTheirChain) {
+  auto executor = Make("some_mutants.fz", 64, /*keep_going=*/true);
+  ASSERT_NE(executor, nullptr);
+  Bytes parent(16);
+  for (size_t i = 0; i < parent.size(); ++i) parent[i] = 0x13 + 0x0B * i;
+  ASSERT_TRUE(executor->AddInput(parent).ok());
+  ASSERT_TRUE(executor->AddInput(Str("partner-bytes")).ok());
+  ASSERT_TRUE(executor->SetDictionary({Str("TOKEN")}).ok());
+  std::map<uint32_t, uint32_t> first_of = {{RF_OP_SPLICE, RF_MUT_SPLICE},
+                                           {RF_OP_DICT, RF_MUT_DICT},
+                                           {RF_OP_TRIM, RF_MUT_ERASE}};
+  for (const auto& [opcode, first] : first_of) {
+    std::vector<WorkItem> work = Work(opcode, /*stack=*/4, 512, /*partner=*/1);
+    std::set<size_t> depths;
+    for (uint64_t seed = 1; seed <= 3; ++seed) {
+      absl::StatusOr<BatchResult> r = executor->RunBatch(work, seed);
+      ASSERT_TRUE(r.ok()) << r.status();
+      uint64_t counted = 0;
+      for (uint64_t n : r->mutator_executions) counted += n;
+      EXPECT_EQ(counted, r->executions);
+      // A quarter of the mutants are first of their chain.
+      EXPECT_GE(r->mutator_executions[first], r->executions / 4);
+      for (const Find& f : r->finds) {
+        ASSERT_GE(f.mutations.size(), 1u);
+        ASSERT_LE(f.mutations.size(), 4u);
+        depths.insert(f.mutations.size());
+        EXPECT_EQ(f.mutations[0], first) << "work kind " << opcode;
+        for (size_t k = 1; k < f.mutations.size(); ++k) {
+          if (opcode == RF_OP_TRIM) EXPECT_EQ(f.mutations[k], RF_MUT_ERASE);
+          EXPECT_LE(f.mutations[k], RF_MUT_INSERT_REPEATED);
+        }
+      }
+    }
+    EXPECT_EQ(depths, (std::set<size_t>{1, 2, 3, 4})) << opcode;
   }
 }
 
