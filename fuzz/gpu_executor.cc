@@ -560,23 +560,8 @@ absl::Status GpuExecutor::Calibrate(const std::vector<Find>& inputs,
       WriteCorpusEntry(corpus_capacity_ + i, ScratchOffset(i),
                        inputs[first + i].data);
     }
-    // One slot per workgroup's worth of inputs (a slot runs on one
-    // workgroup, and on lavapipe a workgroup on one core), in contiguous
-    // ranges of the scratch entries.
-    const uint32_t slots = std::clamp<uint32_t>(
-        (n + precise_->kernel.local_size - 1) / precise_->kernel.local_size, 1,
-        std::min(ring_slots_, groups_));
-    const uint32_t per_slot = (n + slots - 1) / slots;
-    uint32_t published = 0;
-    for (uint32_t start = 0; start < n; start += per_slot, ++published) {
-      WorkItem item;
-      item.opcode = RF_OP_CALIBRATE;
-      item.parent = corpus_capacity_ + start;
-      item.count = std::min(per_slot, n - start);
-      item.priority = RF_PRIORITY_CRITICAL;
-      PublishSlot(published, item, 0);
-    }
-    MarkPublished(published);
+    const uint32_t published =
+        PublishInputRuns(RF_OP_CALIBRATE, corpus_capacity_, n);
     BatchResult evaluated;
     std::vector<Find> unused;
     if (absl::Status s = Drain(*precise_, published, 1, 0, evaluated, unused);
@@ -662,28 +647,36 @@ absl::StatusOr<BatchResult> GpuExecutor::RunBatch(
   return result;
 }
 
+uint32_t GpuExecutor::PublishInputRuns(uint32_t opcode, uint32_t first,
+                                       uint32_t n) {
+  // One slot per workgroup's worth of inputs (a slot runs on one
+  // workgroup, and on lavapipe a workgroup on one core), in contiguous
+  // ranges.
+  const uint32_t slots = std::clamp<uint32_t>(
+      (n + precise_->kernel.local_size - 1) / precise_->kernel.local_size, 1,
+      std::min(ring_slots_, groups_));
+  const uint32_t per_slot = (n + slots - 1) / slots;
+  uint32_t published = 0;
+  for (uint32_t start = 0; start < n; start += per_slot, ++published) {
+    WorkItem item;
+    item.opcode = opcode;
+    item.parent = first + start;
+    item.partner = start;  // RF_OP_CMPLOG: the log entry of its first input
+    item.count = std::min(per_slot, n - start);
+    item.priority = RF_PRIORITY_CRITICAL;
+    PublishSlot(published, item, 0);
+  }
+  MarkPublished(published);
+  return published;
+}
+
 absl::Status GpuExecutor::LogNewInputs() {
   steered_ = nullptr;
   while (logged_inputs_ < inputs_.size()) {
     const uint32_t first = logged_inputs_;
     const uint32_t n = static_cast<uint32_t>(
         std::min<size_t>(log_capacity_, inputs_.size() - first));
-    // One slot per workgroup's worth of inputs, as in Calibrate.
-    const uint32_t slots = std::clamp<uint32_t>(
-        (n + precise_->kernel.local_size - 1) / precise_->kernel.local_size, 1,
-        std::min(ring_slots_, groups_));
-    const uint32_t per_slot = (n + slots - 1) / slots;
-    uint32_t published = 0;
-    for (uint32_t start = 0; start < n; start += per_slot, ++published) {
-      WorkItem item;
-      item.opcode = RF_OP_CMPLOG;
-      item.parent = first + start;
-      item.partner = start;  // the compare-log entry of its first input
-      item.count = std::min(per_slot, n - start);
-      item.priority = RF_PRIORITY_CRITICAL;
-      PublishSlot(published, item, 0);
-    }
-    MarkPublished(published);
+    const uint32_t published = PublishInputRuns(RF_OP_CMPLOG, first, n);
     BatchResult ignored;  // corpus inputs again: nothing new to find
     std::vector<Find> unused;
     if (absl::Status s = Drain(*precise_, published, 1, 0, ignored, unused);

@@ -214,6 +214,11 @@ class GpuExecutor final : public Executor {
   // Appends the cost of each of the first `slot_count` ring slots that
   // completed (DONE or FAULT) with executions to `result.costs`.
   void CollectCosts(uint32_t slot_count, BatchResult& result);
+  // Publishes runs of the `n` inputs first .. first+n-1 (corpus-buffer
+  // indices), unmutated, as slots of work kind `opcode` (RF_OP_CALIBRATE or
+  // RF_OP_CMPLOG: compare-log entries 0 .. n-1), one per workgroup's worth;
+  // returns the number of slots.
+  uint32_t PublishInputRuns(uint32_t opcode, uint32_t first, uint32_t n);
   // Runs every corpus input added since the last call once more on the
   // precise build with its comparisons logged (RF_OP_CMPLOG), and stores
   // the input-to-state patches derived from each input's own log in the
