@@ -697,7 +697,7 @@ absl::Status GpuExecutor::LogNewInputs() {
       patch_index_.push_back(static_cast<uint32_t>(patch_data_.size()));
       patch_index_.push_back(static_cast<uint32_t>(found.size()));
       for (const InputPatch& patch : found) {
-        patch_data_.push_back(patch.position << 8 | patch.width);
+        patch_data_.push_back(RF_PATCH_HEAD(patch.position, patch.width));
         patch_data_.push_back(patch.value);
       }
     }
@@ -751,8 +751,8 @@ std::vector<InputPatch> GpuExecutor::InputToStatePatches(uint32_t index) const {
   const uint32_t count = patch_index_[2 * index + 1];
   for (uint32_t k = 0; k < count; ++k) {
     const uint32_t head = patch_data_[offset + RF_PATCH_WORDS * k];
-    out.push_back(
-        {head >> 8, head & 0xFF, patch_data_[offset + RF_PATCH_WORDS * k + 1]});
+    out.push_back({RF_PATCH_POSITION(head), RF_PATCH_WIDTH(head),
+                   patch_data_[offset + RF_PATCH_WORDS * k + 1]});
   }
   return out;
 }

@@ -206,8 +206,9 @@ void rf_run_slot(uint slot, uint lane) {
   // Mutants come in chains of `stack` (libFuzzer's mutation depth): the
   // first of a chain is the parent with one mutation of the slot's work kind,
   // each next one its predecessor with one more havoc mutation (TRIM: one
-  // more erase; CMP: one more of the parent's patches). Mutant k of a lane is at depth k % stack + 1, so depths
-  // 1..stack are equally common, and the position in the chain is the same
+  // more erase; CMP: one more of the parent's patches). Mutant k of a lane
+  // is at depth k % stack + 1, so depths 1..stack are equally common, and
+  // the position in the chain is the same
   // in all lanes. Each execution pays for one mutation instead of a whole
   // stack (on SIMD back ends, the largest stack of its lanes).
   uint chain = calibrate || opcode == RF_OP_REPLAY ? 1u : stack;

@@ -346,8 +346,8 @@ bool rf_cmp_patch(uint len, out uint at, out uint width, out uint value) {
   uint count = patches[2u * rf_slot_parent + 1u];
   uint p = first + RF_PATCH_WORDS * rf_below(count);
   uint head = count != 0u ? patches[p] : 0u;
-  at = head >> 8u;
-  width = head & 0xFFu;
+  at = RF_PATCH_POSITION(head);
+  width = RF_PATCH_WIDTH(head);
   value = count != 0u ? patches[p + 1u] : 0u;
   return count != 0u && width != 0u && at + width <= len;
 }

@@ -76,11 +76,12 @@
 
 // ringfuzz work kinds (8..31, so the dispatch counters count them). Each is
 // a mutation strategy applied to the slot's parent; every mutant is executed.
-#define RF_OP_HAVOC 8u    // stacked byte-level mutations
-#define RF_OP_SPLICE 9u   // crossover with a partner input, then havoc
-#define RF_OP_DICT 10u    // dictionary insert/overwrite, then havoc
-#define RF_OP_CMP 11u     // input-to-state: a patch from the parent's own
-                          // compare log (patch buffer), then havoc
+#define RF_OP_HAVOC 8u   // stacked byte-level mutations
+#define RF_OP_SPLICE 9u  // crossover with a partner input, then havoc
+#define RF_OP_DICT 10u   // dictionary insert/overwrite, then havoc
+// RF_OP_CMP: input-to-state, a patch from the parent's own compare log
+// (patch buffer), then havoc.
+#define RF_OP_CMP 11u
 #define RF_OP_REPLAY 12u  // run the parent unchanged (replay, calibrate)
 #define RF_OP_TRIM 13u    // erase-only mutations (minimisation)
 #define RF_OP_CALIBRATE \
@@ -212,10 +213,14 @@
 // Patch buffer: the input-to-state patches of each corpus input, derived on
 // the host from its own compare log (RF_OP_CMP applies them). Index entry i:
 // word 2i = offset of input i's first patch in words (from buffer start),
-// 2i+1 = its patch count. A patch is RF_PATCH_WORDS words: position << 8 |
-// width (1..4 bytes), then the bytes to write there, little-endian packed.
+// 2i+1 = its patch count. A patch is RF_PATCH_WORDS words: its head
+// RF_PATCH_HEAD(position, width) (width 1..4 bytes), then the bytes to
+// write there, little-endian packed.
 #define RF_PATCH_INDEX_WORDS(capacity) (2u * (capacity))
 #define RF_PATCH_WORDS 2u
+#define RF_PATCH_HEAD(position, width) (((position) << 8u) | (width))
+#define RF_PATCH_POSITION(head) ((head) >> 8u)
+#define RF_PATCH_WIDTH(head) ((head)&0xFFu)
 
 // Push-constant flags of the megakernel (RfPush.flags).
 #define RF_PUSH_KEEP_GOING 1u  // a fault does not stop the dispatch
