@@ -5,11 +5,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
 
 namespace ringfuzz {
 namespace {
@@ -66,16 +72,6 @@ absl::Status WriteError(int err, const std::string& path, const char* step) {
                                           FixFor(err, DirectoryOf(path))));
 }
 
-// Unique per process and call, so that concurrent writers (threads or
-// processes sharing a corpus directory) never share a temporary.
-std::string TempPathFor(const std::string& path) {
-  static std::atomic<uint64_t> counter{0};
-  size_t slash = path.rfind('/');
-  std::string dir = slash == std::string::npos ? "" : path.substr(0, slash + 1);
-  return absl::StrCat(dir, kTempFilePrefix, getpid(), ".",
-                      counter.fetch_add(1));
-}
-
 // Returns 0 or the errno of the failed write.
 int WriteAll(int fd, ByteSpan data) {
   size_t done = 0;
@@ -90,10 +86,55 @@ int WriteAll(int fd, ByteSpan data) {
   return 0;
 }
 
+// Parses all of `text` as a decimal number below 2^31; nullopt otherwise.
+std::optional<long> ParseDecimal(absl::string_view text) {
+  if (text.empty() || text.size() > 10) return std::nullopt;
+  long value = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+    value = value * 10 + (c - '0');
+  }
+  if (value > 0x7FFFFFFF) return std::nullopt;
+  return value;
+}
+
 }  // namespace
 
+std::string TemporaryPathFor(const std::string& path) {
+  // Unique per process and call, so that concurrent writers (threads or
+  // processes sharing a corpus directory) never share a temporary.
+  static std::atomic<uint64_t> counter{0};
+  size_t slash = path.rfind('/');
+  std::string dir = slash == std::string::npos ? "" : path.substr(0, slash + 1);
+  absl::string_view name = absl::string_view(path).substr(dir.size());
+  std::string temp = absl::StrCat(dir, kTempFilePrefix, getpid(), ".",
+                                  counter.fetch_add(1));
+  if (!name.empty() && name.size() <= kMaxTempDestinationChars) {
+    absl::StrAppend(&temp, ".", name);
+  }
+  return temp;
+}
+
+std::optional<TemporaryName> ParseTemporaryName(const std::string& name) {
+  absl::string_view rest(name);
+  if (!absl::ConsumePrefix(&rest, kTempFilePrefix)) return std::nullopt;
+  // <pid>.<counter>[.<destination>]; the destination may hold dots.
+  std::vector<absl::string_view> parts = absl::StrSplit(rest, absl::MaxSplits('.', 2));
+  if (parts.size() < 2) return std::nullopt;
+  std::optional<long> pid = ParseDecimal(parts[0]);
+  if (!pid.has_value() || *pid == 0) return std::nullopt;
+  if (parts[1].empty() ||
+      parts[1].find_first_not_of("0123456789") != absl::string_view::npos) {
+    return std::nullopt;
+  }
+  TemporaryName parsed;
+  parsed.writer = static_cast<pid_t>(*pid);
+  if (parts.size() == 3) parsed.destination = std::string(parts[2]);
+  return parsed;
+}
+
 absl::Status WriteFileAtomically(const std::string& path, ByteSpan data) {
-  std::string temp = TempPathFor(path);
+  std::string temp = TemporaryPathFor(path);
   int fd = open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) return WriteError(errno, path, "create temporary file");
 
@@ -121,6 +162,10 @@ absl::Status WriteFileAtomically(const std::string& path, ByteSpan data) {
 }
 
 absl::StatusOr<Bytes> ReadFile(const std::string& path) {
+  return ReadFilePrefix(path, SIZE_MAX);
+}
+
+absl::StatusOr<Bytes> ReadFilePrefix(const std::string& path, size_t limit) {
   auto read_error = [&path](int err) {
     return absl::ErrnoToStatus(
         err, absl::StrCat("cannot read '", path, "': ", std::strerror(err)));
@@ -138,10 +183,12 @@ absl::StatusOr<Bytes> ReadFile(const std::string& path) {
     return read_error(EISDIR);
   }
   Bytes data;
-  data.reserve(S_ISREG(st.st_mode) ? static_cast<size_t>(st.st_size) : 0);
+  if (S_ISREG(st.st_mode)) {
+    data.reserve(std::min(static_cast<size_t>(st.st_size), limit));
+  }
   uint8_t buffer[1 << 16];
-  while (true) {
-    ssize_t n = read(fd, buffer, sizeof(buffer));
+  while (data.size() < limit) {
+    ssize_t n = read(fd, buffer, std::min(sizeof(buffer), limit - data.size()));
     if (n < 0) {
       if (errno == EINTR) continue;
       int err = errno;

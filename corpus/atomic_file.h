@@ -7,6 +7,10 @@
 #ifndef RINGFUZZ_CORPUS_ATOMIC_FILE_H_
 #define RINGFUZZ_CORPUS_ATOMIC_FILE_H_
 
+#include <sys/types.h>
+
+#include <cstddef>
+#include <optional>
 #include <string>
 
 #include "absl/status/status.h"
@@ -16,9 +20,30 @@
 namespace ringfuzz {
 
 // Prefix of the temporary files WriteFileAtomically creates next to their
-// destination (".tmp.<pid>.<counter>"). Corpus loading skips dot files, so a
-// temporary left by a killed process is never read as an input.
+// destination. Corpus loading never reads a dot file as an input; it
+// recovers or removes the temporaries of killed writers instead
+// (corpus/temp_recovery.h).
 inline constexpr char kTempFilePrefix[] = ".tmp.";
+
+// Destination names up to this length are part of their temporary's name.
+inline constexpr size_t kMaxTempDestinationChars = 64;
+
+// Returns the temporary that WriteFileAtomically(path, ...) writes first, in
+// the directory of `path`: ".tmp.<pid>.<counter>.<name>", where <name> is the
+// base name of `path` if it has at most kMaxTempDestinationChars characters
+// (so the temporary of a corpus input carries the SHA-1 that its content
+// must have), else ".tmp.<pid>.<counter>". Unique per process and call.
+std::string TemporaryPathFor(const std::string& path);
+
+// What a temporary's name says about it.
+struct TemporaryName {
+  pid_t writer = 0;         // the process that wrote it
+  std::string destination;  // the base name it was to get; "" = unknown
+};
+
+// Parses the base name of a temporary made by TemporaryPathFor (also the
+// older ".tmp.<pid>.<counter>" form); nullopt for any other name.
+std::optional<TemporaryName> ParseTemporaryName(const std::string& name);
 
 // Writes `data` to `path` so that `path` either keeps its old state or holds
 // exactly `data`: writes a uniquely named temporary file in the same
@@ -32,6 +57,10 @@ absl::Status WriteFileAtomically(const std::string& path, ByteSpan data);
 // Returns the whole contents of the regular file `path`; an error naming the
 // path and the reason if it cannot be opened or read or is a directory.
 absl::StatusOr<Bytes> ReadFile(const std::string& path);
+
+// Like ReadFile, but reads at most `limit` bytes (the start of the file), so
+// that a huge file costs no more memory than `limit`.
+absl::StatusOr<Bytes> ReadFilePrefix(const std::string& path, size_t limit);
 
 }  // namespace ringfuzz
 

@@ -1,17 +1,17 @@
 #include "corpus/corpus_dir.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
-#include <optional>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "corpus/atomic_file.h"
-#include "corpus/work_dir.h"
+#include "corpus/dir_walk.h"
+#include "corpus/temp_recovery.h"
 
 namespace ringfuzz {
 namespace {
@@ -31,25 +31,6 @@ absl::Status MakeDirs(const std::string& dir) {
     }
   }
   return absl::OkStatus();
-}
-
-// Returns the sorted names of the candidate entries of `dir`.
-absl::StatusOr<std::vector<std::string>> ListNames(const std::string& dir) {
-  DIR* handle = opendir(dir.c_str());
-  if (handle == nullptr) {
-    int err = errno;
-    return absl::ErrnoToStatus(
-        err, absl::StrCat("cannot list corpus directory '", dir,
-                          "': ", std::strerror(err)));
-  }
-  std::vector<std::string> names;
-  while (struct dirent* entry = readdir(handle)) {
-    if (entry->d_name[0] == '.') continue;  // ".", "..", hidden, temporaries
-    names.emplace_back(entry->d_name);
-  }
-  closedir(handle);
-  std::sort(names.begin(), names.end());
-  return names;
 }
 
 absl::Status CheckDirectory(const std::string& dir, bool is_first,
@@ -80,30 +61,20 @@ absl::Status CheckDirectory(const std::string& dir, bool is_first,
   return absl::OkStatus();
 }
 
-// Returns the size of the regular file `path` (symlinks followed), if it is
-// one.
-std::optional<size_t> RegularFileSize(const std::string& path) {
-  struct stat st;
-  if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
-    return std::nullopt;
-  }
-  return static_cast<size_t>(st.st_size);
-}
-
 }  // namespace
 
 size_t LargestInputSize(absl::Span<const std::string> paths) {
   size_t largest = 0;
   for (const std::string& path : paths) {
-    if (std::optional<size_t> size = RegularFileSize(path)) {
-      largest = std::max(largest, *size);
+    struct stat st;
+    if (stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
+      largest = std::max(largest, static_cast<size_t>(st.st_size));
       continue;
     }
-    absl::StatusOr<std::vector<std::string>> names = ListNames(path);
-    if (!names.ok()) continue;
-    for (const std::string& name : *names) {
-      largest =
-          std::max(largest, RegularFileSize(JoinPath(path, name)).value_or(0));
+    absl::StatusOr<DirWalk> walk = WalkCorpusDir(path);
+    if (!walk.ok()) continue;
+    for (const WalkedFile& file : walk->files) {
+      largest = std::max(largest, static_cast<size_t>(file.size));
     }
   }
   return largest;
@@ -113,25 +84,25 @@ absl::StatusOr<std::vector<CorpusFile>> LoadCorpusDirs(
     absl::Span<const std::string> dirs, size_t max_len,
     CorpusLoadReport* report) {
   *report = CorpusLoadReport();
+  TempRecovery recovery;
   std::vector<CorpusFile> files;
   for (size_t d = 0; d < dirs.size(); ++d) {
     const std::string& dir = dirs[d];
     if (absl::Status s = CheckDirectory(dir, d == 0, report); !s.ok()) {
       return s;
     }
-    absl::StatusOr<std::vector<std::string>> names = ListNames(dir);
-    if (!names.ok()) return names.status();
+    absl::StatusOr<DirWalk> walk =
+        WalkCorpusDir(dir, [&recovery](const std::string& listed) {
+          RecoverTemporaries(listed, recovery);
+        });
+    if (!walk.ok()) return walk.status();
+    report->warnings.insert(report->warnings.end(), walk->warnings.begin(),
+                            walk->warnings.end());
     size_t loaded = 0;
-    for (const std::string& name : *names) {
-      std::string path = JoinPath(dir, name);
-      struct stat st;
-      if (stat(path.c_str(), &st) != 0) {
-        report->warnings.push_back(
-            absl::StrCat("skipped '", path, "': ", std::strerror(errno)));
-        continue;
-      }
-      if (!S_ISREG(st.st_mode)) continue;  // not descended into
-      absl::StatusOr<Bytes> data = ReadFile(path);
+    for (WalkedFile& file : walk->files) {
+      // One byte past max_len tells a truncated input from one of max_len.
+      const size_t limit = max_len == 0 ? SIZE_MAX : max_len + 1;
+      absl::StatusOr<Bytes> data = ReadFilePrefix(file.path, limit);
       if (!data.ok()) {
         report->warnings.push_back(
             absl::StrCat("skipped: ", data.status().message()));
@@ -141,10 +112,15 @@ absl::StatusOr<std::vector<CorpusFile>> LoadCorpusDirs(
         data->resize(max_len);
         ++report->truncated;
       }
-      files.push_back(CorpusFile{std::move(path), d, *std::move(data)});
+      files.push_back(CorpusFile{std::move(file.path), d, *std::move(data)});
       ++loaded;
     }
     report->files_per_dir.push_back(loaded);
+  }
+  report->warnings.insert(report->warnings.end(), recovery.warnings.begin(),
+                          recovery.warnings.end());
+  if (std::string line = DescribeTempRecovery(recovery); !line.empty()) {
+    report->notes.push_back(std::move(line));
   }
   return files;
 }

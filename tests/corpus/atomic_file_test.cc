@@ -116,5 +116,40 @@ TEST(AtomicFileTest, ReadErrorsNameThePath) {
   EXPECT_THAT(directory.status().message(), HasSubstr("Is a directory"));
 }
 
+// Corpus loading tells a killed writer's complete temporary from a partial
+// one by the destination (a SHA-1) in the temporary's name.
+TEST(AtomicFileTest, TemporaryNamesCarryWriterAndDestination) {
+  std::string temp = TemporaryPathFor("dir/0123abc");
+  ASSERT_EQ(temp.rfind("dir/.tmp.", 0), 0u) << temp;
+  std::optional<TemporaryName> parsed = ParseTemporaryName(temp.substr(4));
+  ASSERT_TRUE(parsed.has_value()) << temp;
+  EXPECT_EQ(parsed->writer, getpid());
+  EXPECT_EQ(parsed->destination, "0123abc");
+  EXPECT_NE(TemporaryPathFor("dir/0123abc"), temp);  // unique per call
+
+  std::string long_name(kMaxTempDestinationChars + 1, 'n');
+  parsed = ParseTemporaryName(TemporaryPathFor(long_name));
+  ASSERT_TRUE(parsed.has_value());
+  EXPECT_EQ(parsed->destination, "");
+
+  parsed = ParseTemporaryName(".tmp.123.4");  // the older form
+  ASSERT_TRUE(parsed.has_value());
+  EXPECT_EQ(parsed->writer, 123);
+  EXPECT_EQ(parsed->destination, "");
+  parsed = ParseTemporaryName(".tmp.123.4.epoch-000001.ring");
+  ASSERT_TRUE(parsed.has_value());
+  EXPECT_EQ(parsed->destination, "epoch-000001.ring");
+  EXPECT_FALSE(ParseTemporaryName("0123abc").has_value());
+  EXPECT_FALSE(ParseTemporaryName(".tmp.x.4").has_value());
+  EXPECT_FALSE(ParseTemporaryName(".tmp.123").has_value());
+}
+
+TEST(AtomicFileTest, ReadFilePrefixReadsAtMostTheLimit) {
+  TempDir dir;
+  ASSERT_TRUE(WriteFileAtomically(dir.Sub("unit"), B("0123456789")).ok());
+  EXPECT_EQ(*ReadFilePrefix(dir.Sub("unit"), 4), B("0123"));
+  EXPECT_EQ(*ReadFilePrefix(dir.Sub("unit"), 100), B("0123456789"));
+}
+
 }  // namespace
 }  // namespace ringfuzz

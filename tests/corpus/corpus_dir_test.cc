@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "corpus/atomic_file.h"
+#include "corpus/dir_walk.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/corpus/temp_dir.h"
@@ -38,9 +39,8 @@ TEST(CorpusDirTest, LoadsRegularFilesInDirectoryThenNameOrder) {
   Write(a + "/z", "zz");
   Write(a + "/m", "");  // empty inputs are inputs
   Write(a + "/.hidden", "no");
-  Write(a + "/.tmp.123.4", "partial");
-  ASSERT_EQ(mkdir((a + "/sub").c_str(), 0755), 0);
-  Write(a + "/sub/deep", "not loaded");
+  ASSERT_EQ(mkdir((a + "/.git").c_str(), 0755), 0);
+  Write(a + "/.git/hidden", "no");
   Write(b + "/c", "c");
 
   CorpusLoadReport report;
@@ -55,6 +55,77 @@ TEST(CorpusDirTest, LoadsRegularFilesInDirectoryThenNameOrder) {
   EXPECT_FALSE(report.created_first_dir);
   EXPECT_EQ(report.truncated, 0u);
   EXPECT_THAT(report.warnings, IsEmpty());
+}
+
+// libFuzzer reads a corpus directory recursively; so does ringfuzz, depth
+// first, each directory's entries in name order.
+TEST(CorpusDirTest, RecursesIntoSubdirectoriesInNameOrder) {
+  TempDir root;
+  Write(root.Sub("a"), "a");
+  ASSERT_EQ(mkdir(root.Sub("b").c_str(), 0755), 0);
+  Write(root.Sub("b/x"), "bx");
+  ASSERT_EQ(mkdir(root.Sub("b/y").c_str(), 0755), 0);
+  Write(root.Sub("b/y/deep"), "deep");
+  Write(root.Sub("c"), "c");
+  CorpusLoadReport report;
+  std::vector<std::string> dirs = {root.path()};
+  auto files = LoadCorpusDirs(dirs, 0, &report);
+  ASSERT_TRUE(files.ok()) << files.status();
+  EXPECT_THAT(Paths(*files),
+              ElementsAre(root.Sub("a"), root.Sub("b/x"), root.Sub("b/y/deep"),
+                          root.Sub("c")));
+  EXPECT_THAT(report.files_per_dir, ElementsAre(4u));
+  EXPECT_THAT(report.warnings, IsEmpty());
+  EXPECT_EQ(LargestInputSize(dirs), 4u);  // b/y/deep
+}
+
+TEST(CorpusDirTest, SymlinkCycleIsLoadedOnceWithAWarningNamingIt) {
+  TempDir root;
+  ASSERT_EQ(mkdir(root.Sub("sub").c_str(), 0755), 0);
+  Write(root.Sub("sub/input"), "i");
+  ASSERT_EQ(symlink(root.path().c_str(), root.Sub("sub/up").c_str()), 0);
+  CorpusLoadReport report;
+  std::vector<std::string> dirs = {root.path()};
+  auto files = LoadCorpusDirs(dirs, 0, &report);
+  ASSERT_TRUE(files.ok()) << files.status();
+  EXPECT_THAT(Paths(*files), ElementsAre(root.Sub("sub/input")));
+  ASSERT_EQ(report.warnings.size(), 1u);
+  EXPECT_THAT(report.warnings[0], HasSubstr(root.Sub("sub/up")));
+  EXPECT_THAT(report.warnings[0], HasSubstr("symlink cycle"));
+  EXPECT_EQ(LargestInputSize(dirs), 1u);  // and the size walk ends too
+}
+
+TEST(CorpusDirTest, DirectoriesTooDeepAreSkippedWithAWarning) {
+  TempDir root;
+  std::string dir = root.path();
+  for (int depth = 1; depth <= kMaxCorpusDirDepth + 1; ++depth) {
+    dir += "/d";
+    ASSERT_EQ(mkdir(dir.c_str(), 0755), 0);
+    Write(dir + "/f", std::string(static_cast<size_t>(depth), 'x'));
+  }
+  CorpusLoadReport report;
+  std::vector<std::string> dirs = {root.path()};
+  auto files = LoadCorpusDirs(dirs, 0, &report);
+  ASSERT_TRUE(files.ok()) << files.status();
+  EXPECT_EQ(files->size(), static_cast<size_t>(kMaxCorpusDirDepth));
+  ASSERT_EQ(report.warnings.size(), 1u);
+  EXPECT_THAT(report.warnings[0], HasSubstr("directory levels"));
+}
+
+// Corrupt or unreadable seeds never stop loading: each is a warning that
+// names it, and the readable seeds are loaded.
+TEST(CorpusDirTest, FifoIsSkippedWithAWarningNamingIt) {
+  TempDir root;
+  Write(root.Sub("good"), "g");
+  ASSERT_EQ(mkfifo(root.Sub("pipe").c_str(), 0644), 0);
+  CorpusLoadReport report;
+  std::vector<std::string> dirs = {root.path()};
+  auto files = LoadCorpusDirs(dirs, 0, &report);
+  ASSERT_TRUE(files.ok()) << files.status();
+  EXPECT_THAT(Paths(*files), ElementsAre(root.Sub("good")));
+  ASSERT_EQ(report.warnings.size(), 1u);
+  EXPECT_THAT(report.warnings[0], HasSubstr(root.Sub("pipe")));
+  EXPECT_THAT(report.warnings[0], HasSubstr("FIFO"));
 }
 
 TEST(CorpusDirTest, TruncatesToMaxLenAndCounts) {
