@@ -107,8 +107,8 @@ std::string TemporaryPathFor(const std::string& path) {
   size_t slash = path.rfind('/');
   std::string dir = slash == std::string::npos ? "" : path.substr(0, slash + 1);
   absl::string_view name = absl::string_view(path).substr(dir.size());
-  std::string temp = absl::StrCat(dir, kTempFilePrefix, getpid(), ".",
-                                  counter.fetch_add(1));
+  std::string temp =
+      absl::StrCat(dir, kTempFilePrefix, getpid(), ".", counter.fetch_add(1));
   if (!name.empty() && name.size() <= kMaxTempDestinationChars) {
     absl::StrAppend(&temp, ".", name);
   }
@@ -119,7 +119,8 @@ std::optional<TemporaryName> ParseTemporaryName(const std::string& name) {
   absl::string_view rest(name);
   if (!absl::ConsumePrefix(&rest, kTempFilePrefix)) return std::nullopt;
   // <pid>.<counter>[.<destination>]; the destination may hold dots.
-  std::vector<absl::string_view> parts = absl::StrSplit(rest, absl::MaxSplits('.', 2));
+  std::vector<absl::string_view> parts =
+      absl::StrSplit(rest, absl::MaxSplits('.', 2));
   if (parts.size() < 2) return std::nullopt;
   std::optional<long> pid = ParseDecimal(parts[0]);
   if (!pid.has_value() || *pid == 0) return std::nullopt;

@@ -55,9 +55,9 @@ absl::StatusOr<std::vector<CorpusFile>> LoadCorpusDirs(
 
 // Returns the size in bytes of the largest input among `paths`, without
 // reading any: a regular file counts itself, a directory every file that
-// LoadCorpusDirs would load from it (recursively). Paths that are missing or cannot be
-// listed count as empty (loading reports them later). Used to choose the
-// automatic -max_len before the executor is created.
+// LoadCorpusDirs would load from it (recursively). Paths that are missing or
+// cannot be listed count as empty (loading reports them later). Used to choose
+// the automatic -max_len before the executor is created.
 size_t LargestInputSize(absl::Span<const std::string> paths);
 
 }  // namespace ringfuzz

@@ -73,9 +73,10 @@ void RecoverTemporaries(const std::string& dir, TempRecovery& recovery) {
         ++recovery.recovered;
         touched = true;
       } else if (errno != ENOENT) {  // ENOENT: another loader was faster
-        recovery.warnings.push_back(absl::StrCat(
-            "cannot rename the complete input '", temp, "' of a killed writer to '",
-            *dest, "': ", std::strerror(errno), "; rename it yourself"));
+        recovery.warnings.push_back(
+            absl::StrCat("cannot rename the complete input '", temp,
+                         "' of a killed writer to '", *dest,
+                         "': ", std::strerror(errno), "; rename it yourself"));
       }
       continue;
     }
@@ -84,9 +85,8 @@ void RecoverTemporaries(const std::string& dir, TempRecovery& recovery) {
       touched = true;
     } else if (errno != ENOENT) {  // ENOENT: another loader was faster
       recovery.warnings.push_back(absl::StrCat(
-          "cannot remove the temporary file '", temp,
-          "' of a killed writer: ", std::strerror(errno),
-          "; delete it yourself"));
+          "cannot remove the temporary file '", temp, "' of a killed writer: ",
+          std::strerror(errno), "; delete it yourself"));
     }
   }
   if (touched) recovery.dirs.push_back(dir);
@@ -95,12 +95,11 @@ void RecoverTemporaries(const std::string& dir, TempRecovery& recovery) {
 std::string DescribeTempRecovery(const TempRecovery& recovery) {
   if (recovery.recovered == 0 && recovery.removed == 0) return "";
   std::string line = "recovered ";
-  absl::StrAppend(&line, recovery.recovered,
-                  recovery.recovered == 1 ? " input" : " inputs",
-                  " and removed ", recovery.removed, " incomplete temporary ",
-                  recovery.removed == 1 ? "file" : "files",
-                  " left by killed writers in ",
-                  absl::StrJoin(recovery.dirs, ", "));
+  absl::StrAppend(
+      &line, recovery.recovered, recovery.recovered == 1 ? " input" : " inputs",
+      " and removed ", recovery.removed, " incomplete temporary ",
+      recovery.removed == 1 ? "file" : "files", " left by killed writers in ",
+      absl::StrJoin(recovery.dirs, ", "));
   return line;
 }
 

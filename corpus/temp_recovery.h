@@ -16,9 +16,9 @@ namespace ringfuzz {
 
 // What RecoverTemporaries did, summed over the directories it ran on.
 struct TempRecovery {
-  size_t recovered = 0;  // complete inputs renamed to "<sha1>"
-  size_t removed = 0;    // partial or unverifiable temporaries deleted
-  std::vector<std::string> dirs;      // where either happened, in order
+  size_t recovered = 0;           // complete inputs renamed to "<sha1>"
+  size_t removed = 0;             // partial or unverifiable temporaries deleted
+  std::vector<std::string> dirs;  // where either happened, in order
   std::vector<std::string> warnings;  // a temporary that could not be handled
 };
 

@@ -71,9 +71,8 @@ TEST(CorpusDirTest, RecursesIntoSubdirectoriesInNameOrder) {
   std::vector<std::string> dirs = {root.path()};
   auto files = LoadCorpusDirs(dirs, 0, &report);
   ASSERT_TRUE(files.ok()) << files.status();
-  EXPECT_THAT(Paths(*files),
-              ElementsAre(root.Sub("a"), root.Sub("b/x"), root.Sub("b/y/deep"),
-                          root.Sub("c")));
+  EXPECT_THAT(Paths(*files), ElementsAre(root.Sub("a"), root.Sub("b/x"),
+                                         root.Sub("b/y/deep"), root.Sub("c")));
   EXPECT_THAT(report.files_per_dir, ElementsAre(4u));
   EXPECT_THAT(report.warnings, IsEmpty());
   EXPECT_EQ(LargestInputSize(dirs), 4u);  // b/y/deep
