@@ -24,7 +24,9 @@ absl::Status WriteCoverageReport(const Executor& executor,
       ByteSpan(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
 }
 
-size_t AutomaticMaxLen(size_t largest_input) {
+size_t AutomaticMaxLen(uint64_t largest_input) {
+  const uint64_t limit = static_cast<uint64_t>(kMaxLenLimit);
+  if (largest_input >= limit) return static_cast<size_t>(limit);
   return std::max<size_t>(64, (largest_input + 3) / 4 * 4);
 }
 

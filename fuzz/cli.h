@@ -8,6 +8,7 @@
 #ifndef RINGFUZZ_FUZZ_CLI_H_
 #define RINGFUZZ_FUZZ_CLI_H_
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <ostream>
@@ -32,8 +33,9 @@ absl::Status WriteCoverageReport(const Executor& executor,
                                  const std::string& path);
 
 // Returns the automatic -max_len for inputs of at most `largest_input`
-// bytes: max(64, largest_input rounded up to a multiple of 4).
-size_t AutomaticMaxLen(size_t largest_input);
+// bytes: max(64, largest_input rounded up to a multiple of 4), at most
+// kMaxLenLimit (longer seeds are truncated, as with an explicit -max_len).
+size_t AutomaticMaxLen(uint64_t largest_input);
 
 // Parses `args` (without the program name), handles -help, resolves
 // -max_len=0 from the positional inputs (the largest file given or inside

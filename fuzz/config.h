@@ -10,6 +10,14 @@
 
 namespace ringfuzz {
 
+// Largest -max_len: 128 KiB, 32768 words of input per GPU invocation. The
+// megakernel keeps the input in a private array of max_len / 4 words (the
+// largest that lavapipe's compiler was seen to build is 32768 words; 65536
+// crash it), and a GPU's find queue holds 16384 inputs of max_len bytes in
+// one storage buffer, which Vulkan caps at 4 GiB. A device may hold less: the
+// executor then refuses the length with an error naming -max_len.
+inline constexpr int64_t kMaxLenLimit = 131072;
+
 struct Config {
 #define RF_FLAG_INT(name, default_value, min, max, help) \
   int64_t name = default_value;

@@ -57,14 +57,14 @@ const FlagSpec* FindFlag(absl::string_view name) {
   return nullptr;
 }
 
+// Every numeric flag states its whole range, so that a user whose value was
+// refused sees what is accepted without reading the help.
 std::string ExpectedForm(const FlagSpec& flag) {
   switch (flag.type) {
     case FlagType::kInt:
-      if (flag.max == INT64_MAX)
-        return absl::StrCat("an integer >= ", flag.min);
       return absl::StrCat("an integer in [", flag.min, ", ", flag.max, "]");
     case FlagType::kUint64:
-      return "a non-negative integer";
+      return absl::StrCat("an integer in [0, ", UINT64_MAX, "]");
     case FlagType::kBool:
       return "0 or 1";
     case FlagType::kString:
@@ -76,9 +76,12 @@ std::string ExpectedForm(const FlagSpec& flag) {
 absl::Status SetFlag(const FlagSpec& flag, absl::string_view value,
                      Config& config) {
   auto bad = [&] {
-    return absl::InvalidArgumentError(
-        absl::StrCat("bad value '", value, "' for -", flag.name, ": expected ",
-                     ExpectedForm(flag)));
+    std::string example(flag.default_text);
+    if (flag.type == FlagType::kBool) example = example == "true" ? "1" : "0";
+    return absl::InvalidArgumentError(absl::StrCat(
+        "bad value '", value, "' for -", flag.name, ": expected ",
+        ExpectedForm(flag), "; fix: pass such a value, e.g. the default -",
+        flag.name, "=", example));
   };
   switch (flag.type) {
     case FlagType::kInt: {

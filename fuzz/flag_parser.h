@@ -27,8 +27,10 @@ struct ParsedCommandLine {
 //  - an unknown flag: "unknown flag -foo; run 'ringfuzz -help=1' for the
 //    list", plus "(did you mean -bar?)" when a flag name is within edit
 //    distance 2;
-//  - a bad value: names the flag and the expected form, e.g.
-//    "bad value 'x' for -runs: expected an integer >= -1".
+//  - a bad value (not a number, or outside the flag's range in
+//    fuzz/flags.def): names the flag, the accepted range and the fix, e.g.
+//    "bad value 'x' for -verbosity: expected an integer in [0, 3]; fix: pass
+//    such a value, e.g. the default -verbosity=1".
 absl::StatusOr<ParsedCommandLine> ParseCommandLine(
     absl::Span<const std::string> args);
 

@@ -22,13 +22,27 @@ absl::StatusOr<std::unique_ptr<Executor>> MakeGpuExecutor(Config& config,
   options.validation = config.validation;
   options.keep_going = config.keep_going;
   options.value_profile = config.use_value_profile;
+  // The flag parser bounds max_len by kMaxLenLimit; a Config built in code
+  // that does not is refused rather than wrapped to a short length.
+  if (config.max_len < 0 || config.max_len > kMaxLenLimit) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("-max_len=", config.max_len, " is outside [0, ",
+                     kMaxLenLimit, "]; fix: pass a length in that range"));
+  }
   options.max_len = static_cast<uint32_t>((config.max_len + 3) / 4 * 4);
-  // -loop_budget, else -timeout seconds at 10^6 loop iterations per second;
-  // the executor caps it at what the device can bound (0 = its default).
-  options.loop_budget = static_cast<uint32_t>(
-      config.loop_budget != 0
-          ? config.loop_budget
-          : std::min<int64_t>(config.timeout * 1000000, UINT32_MAX));
+  // -loop_budget, else -timeout seconds at 10^6 loop iterations per second,
+  // saturated at UINT32_MAX (never multiplied past it); the executor caps it
+  // at what the device can bound (0 = its default).
+  constexpr int64_t kStepsPerSecond = 1000000;
+  constexpr int64_t kMaxBudget = UINT32_MAX;
+  int64_t budget = config.loop_budget;
+  if (budget == 0) {
+    budget = config.timeout > kMaxBudget / kStepsPerSecond
+                 ? kMaxBudget
+                 : config.timeout * kStepsPerSecond;
+  }
+  options.loop_budget =
+      static_cast<uint32_t>(std::clamp<int64_t>(budget, 0, kMaxBudget));
   absl::StatusOr<std::unique_ptr<GpuExecutor>> executor =
       GpuExecutor::Create(options);
   if (!executor.ok()) return executor.status();

@@ -84,6 +84,18 @@ TEST(CliTest, AutomaticMaxLen) {
   EXPECT_EQ(AutomaticMaxLen(1001), 1004u);
 }
 
+// A huge seed must not ask the executor for inputs no device can hold (nor
+// wrap in its 32-bit length): the automatic length stops at -max_len's limit.
+TEST(CliTest, AutomaticMaxLenStopsAtTheFlagsLimit) {
+  EXPECT_EQ(AutomaticMaxLen(kMaxLenLimit), static_cast<size_t>(kMaxLenLimit));
+  EXPECT_EQ(AutomaticMaxLen(kMaxLenLimit + 1),
+            static_cast<size_t>(kMaxLenLimit));
+  EXPECT_EQ(AutomaticMaxLen(uint64_t{100} << 20),
+            static_cast<size_t>(kMaxLenLimit));
+  EXPECT_EQ(AutomaticMaxLen(uint64_t{1} << 32),
+            static_cast<size_t>(kMaxLenLimit));
+}
+
 TEST(CliTest, MaxLenFollowsTheLargestSeedAndFactoryFillsBatchShape) {
   TempDir dir;
   ASSERT_TRUE(WriteFileAtomically(dir.Sub("a"), Bytes(10, 'a')).ok());

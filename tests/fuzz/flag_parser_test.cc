@@ -59,7 +59,8 @@ TEST(FlagParserTest, BareBoolFlagMeansOne) {
   ASSERT_TRUE(parsed.ok());
   EXPECT_TRUE(parsed->config.help);
   EXPECT_EQ(Error({"-runs"}),
-            "flag -runs needs a value: write -runs=<an integer >= -1>");
+            "flag -runs needs a value: write -runs=<an integer in "
+            "[-1, 9223372036854775807]>");
 }
 
 TEST(FlagParserTest, DoubleDashIsAnErrorWithTheFix) {
@@ -81,23 +82,62 @@ TEST(FlagParserTest, UnknownFlagSuggestsTheClosestName) {
             "the list");
 }
 
-TEST(FlagParserTest, BadValuesNameTheFlagAndTheExpectedForm) {
+TEST(FlagParserTest, BadValuesNameTheFlagTheRangeAndTheFix) {
   EXPECT_EQ(Error({"-runs=abc"}),
-            "bad value 'abc' for -runs: expected an integer >= -1");
+            "bad value 'abc' for -runs: expected an integer in "
+            "[-1, 9223372036854775807]; fix: pass such a value, e.g. the "
+            "default -runs=-1");
   EXPECT_EQ(Error({"-max_len=-4"}),
-            "bad value '-4' for -max_len: expected an integer >= 0");
+            "bad value '-4' for -max_len: expected an integer in "
+            "[0, 131072]; fix: pass such a value, e.g. the default "
+            "-max_len=0");
   EXPECT_EQ(Error({"-error_exitcode=300"}),
             "bad value '300' for -error_exitcode: expected an integer in "
-            "[0, 255]");
+            "[0, 255]; fix: pass such a value, e.g. the default "
+            "-error_exitcode=77");
   EXPECT_EQ(Error({"-seed=-1"}),
-            "bad value '-1' for -seed: expected a non-negative integer");
+            "bad value '-1' for -seed: expected an integer in "
+            "[0, 18446744073709551615]; fix: pass such a value, e.g. the "
+            "default -seed=0");
   EXPECT_EQ(Error({"-print_final_stats=yes"}),
-            "bad value 'yes' for -print_final_stats: expected 0 or 1");
-  EXPECT_EQ(Error({"-runs="}),
-            "bad value '' for -runs: expected an integer >= -1");
-  EXPECT_EQ(Error({"-runs=99999999999999999999"}),
-            "bad value '99999999999999999999' for -runs: expected an integer "
-            ">= -1");
+            "bad value 'yes' for -print_final_stats: expected 0 or 1; fix: "
+            "pass such a value, e.g. the default -print_final_stats=0");
+  EXPECT_THAT(Error({"-runs="}),
+              HasSubstr("bad value '' for -runs: expected an integer in "
+                        "[-1, 9223372036854775807]"));
+  EXPECT_THAT(Error({"-runs=99999999999999999999"}),
+              HasSubstr("bad value '99999999999999999999' for -runs: "
+                        "expected an integer in [-1, 9223372036854775807]"));
+  EXPECT_THAT(Error({"-seed=18446744073709551616"}),
+              HasSubstr("expected an integer in [0, 18446744073709551615]"));
+}
+
+// -max_len is held in 32 bits on the GPU path: values that do not fit (or
+// that no device can hold) must be refused, never wrapped to a small length.
+TEST(FlagParserTest, MaxLenBeyondTheGpuPathIsRefusedNotWrapped) {
+  for (const char* value :
+       {"4294967296", "4294967295", "4000000000", "131073", "1048576"}) {
+    const std::string error = Error({std::string("-max_len=") + value});
+    EXPECT_THAT(error, HasSubstr(std::string("bad value '") + value +
+                                 "' for -max_len"));
+    EXPECT_THAT(error, HasSubstr("[0, 131072]"));
+    EXPECT_THAT(error, HasSubstr("fix:"));
+  }
+  auto parsed = Parse({"-max_len=131072"});
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  EXPECT_EQ(parsed->config.max_len, kMaxLenLimit);
+}
+
+// -timeout is multiplied into a loop budget: a value whose product does not
+// fit must be refused (libFuzzer's -timeout is an int).
+TEST(FlagParserTest, TimeoutIsBoundedByLibFuzzersInt) {
+  EXPECT_THAT(Error({"-timeout=9223372036854775807"}),
+              HasSubstr("for -timeout: expected an integer in "
+                        "[0, 2147483647]"));
+  EXPECT_THAT(Error({"-timeout=2147483648"}), HasSubstr("[0, 2147483647]"));
+  auto parsed = Parse({"-timeout=2147483647"});
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  EXPECT_EQ(parsed->config.timeout, 2147483647);
 }
 
 TEST(FlagParserTest, HelpListsEveryFlagWithItsDefault) {
