@@ -1,6 +1,8 @@
 #include "fuzz/telemetry_log.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
@@ -74,32 +76,55 @@ void WriteSteering(JsonWriter& json, const SteeringState& s) {
 
 absl::StatusOr<std::unique_ptr<TelemetryLog>> TelemetryLog::Open(
     const std::string& path) {
-  FILE* file = std::fopen(path.c_str(), "w");
-  if (file == nullptr) {
+  const int fd =
+      open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) {
     return absl::InvalidArgumentError(
         absl::StrCat("-telemetry_out=", path,
                      ": cannot create the file: ", std::strerror(errno),
                      ". Fix: name a file in an existing, writable directory"));
   }
-  return std::unique_ptr<TelemetryLog>(new TelemetryLog(path, file));
+  return std::unique_ptr<TelemetryLog>(new TelemetryLog(path, fd));
 }
 
-TelemetryLog::~TelemetryLog() { std::fclose(file_); }
+TelemetryLog::~TelemetryLog() { close(fd_); }
 
 absl::Status TelemetryLog::Append(absl::string_view line) {
-  errno = 0;
-  const bool written =
-      std::fwrite(line.data(), 1, line.size(), file_) == line.size() &&
-      std::fputc('\n', file_) != EOF && std::fflush(file_) == 0;
-  if (written) return absl::OkStatus();
-  const int error = errno != 0 ? errno : EIO;
-  std::clearerr(file_);
+  const std::string whole = absl::StrCat(line, "\n");
+  size_t done = 0;
+  int error = 0;
+  while (done < whole.size()) {
+    const ssize_t n = write(fd_, whole.data() + done, whole.size() - done);
+    if (n > 0) {
+      done += static_cast<size_t>(n);
+    } else if (n < 0 && errno == EINTR) {
+      continue;
+    } else {
+      error = n < 0 ? errno : EIO;
+      break;
+    }
+  }
+  if (error == 0) {
+    end_ += static_cast<off_t>(done);
+    return absl::OkStatus();
+  }
+  // Not a character of a cut line may stay. (Pipes and devices cannot be
+  // cut back; /dev/full takes nothing anyway.)
+  if (done > 0 &&
+      (ftruncate(fd_, end_) != 0 || lseek(fd_, end_, SEEK_SET) != end_)) {
+    return absl::DataLossError(absl::StrCat(
+        "-telemetry_out=", path_, ": cannot write: ", std::strerror(error),
+        "; its last line is cut short (cannot truncate it: ",
+        std::strerror(errno),
+        "). Fix: free disk space or choose another file"));
+  }
   return absl::ResourceExhaustedError(absl::StrCat(
       "-telemetry_out=", path_, ": cannot write: ", std::strerror(error),
       ". Fix: free disk space or choose another file"));
 }
 
-absl::StatusOr<BufferDump> BufferDump::Create(const std::string& dir) {
+absl::StatusOr<BufferDump> BufferDump::Create(const std::string& dir,
+                                              BufferDumpLimits limits) {
   if (mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) {
     return absl::InvalidArgumentError(absl::StrCat(
         "-dump_buffers=", dir,
@@ -113,20 +138,33 @@ absl::StatusOr<BufferDump> BufferDump::Create(const std::string& dir) {
         " is not a directory. Fix: name a directory (it is created if "
         "missing)"));
   }
-  return BufferDump(dir);
+  return BufferDump(dir, limits);
 }
 
 std::string BufferDump::Prefix(uint32_t epoch) const {
   return JoinPath(dir_, absl::StrFormat("epoch-%06u", epoch));
 }
 
-absl::Status BufferDump::Write(uint32_t epoch, const WireView& wire) const {
+absl::Status BufferDump::Write(uint32_t epoch, const WireView& wire) {
+  const uint64_t size = wire.control.size() + wire.ring.size();
+  if (epochs_ >= limits_.max_epochs || bytes_ + size > limits_.max_bytes) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "-dump_buffers=", dir_, ": reached its cap of ", limits_.max_epochs,
+        " epochs or ", limits_.max_bytes, " bytes (", epochs_, " epochs and ",
+        bytes_, " bytes dumped)"));
+  }
   const std::string prefix = Prefix(epoch);
   if (absl::Status s = WriteFileAtomically(prefix + ".control", wire.control);
       !s.ok()) {
     return s;
   }
-  return WriteFileAtomically(prefix + ".ring", wire.ring);
+  if (absl::Status s = WriteFileAtomically(prefix + ".ring", wire.ring);
+      !s.ok()) {
+    return s;
+  }
+  ++epochs_;
+  bytes_ += size;
+  return absl::OkStatus();
 }
 
 std::string EpochLine(const EpochRecord& record) {

@@ -5,12 +5,14 @@
 //  * -dump_buffers=DIR: the raw control and ring bytes of each epoch as
 //    DIR/epoch-NNNNNN.control and DIR/epoch-NNNNNN.ring (NNNNNN = the EPOCH
 //    control word, six digits or more), each written atomically, for
-//    `ringfuzz telemetry decode -control=... -ring=...`.
+//    `ringfuzz telemetry decode -control=... -ring=...`; at most
+//    BufferDumpLimits (1000 epochs, 1 GiB) per run.
 #ifndef RINGFUZZ_FUZZ_TELEMETRY_LOG_H_
 #define RINGFUZZ_FUZZ_TELEMETRY_LOG_H_
 
+#include <sys/types.h>
+
 #include <cstdint>
-#include <cstdio>
 #include <memory>
 #include <optional>
 #include <string>
@@ -27,7 +29,8 @@
 
 namespace ringfuzz {
 
-// An append-only text file of lines.
+// An append-only text file of whole lines: a reader (tail -f, a JSON-lines
+// parser) never sees a part of a line, even after a full disk.
 class TelemetryLog {
  public:
   // Creates or truncates `path`. The error names the path, the reason and
@@ -38,36 +41,54 @@ class TelemetryLog {
   TelemetryLog(const TelemetryLog&) = delete;
   TelemetryLog& operator=(const TelemetryLog&) = delete;
 
-  // Appends `line` and a newline and flushes. An error names the path and
-  // the reason (e.g. a full disk).
+  // Appends `line` and a newline with write(2) (nothing is buffered), or
+  // nothing at all: a write that fails part way (ENOSPC, EFBIG, EIO) is cut
+  // back to the end of the last whole line (DataLoss if even that fails, as
+  // on a pipe). The error names the path, the
+  // reason and the fix. Later appends may succeed again (space was freed).
   absl::Status Append(absl::string_view line);
 
   const std::string& path() const { return path_; }
 
  private:
-  TelemetryLog(std::string path, FILE* file)
-      : path_(std::move(path)), file_(file) {}
+  TelemetryLog(std::string path, int fd) : path_(std::move(path)), fd_(fd) {}
 
   std::string path_;
-  FILE* file_;
+  int fd_;
+  off_t end_ = 0;  // end of the last whole line
+};
+
+// How much a BufferDump writes at most: a campaign runs tens of epochs a
+// second, and nobody reads thousands of dumps. docs/cli.md names the
+// defaults.
+struct BufferDumpLimits {
+  uint64_t max_epochs = 1000;
+  uint64_t max_bytes = uint64_t{1} << 30;  // 1 GiB
 };
 
 // A directory that receives the wire buffers of epochs.
 class BufferDump {
  public:
   // Uses `dir`, creating it (one level) if it does not exist.
-  static absl::StatusOr<BufferDump> Create(const std::string& dir);
+  static absl::StatusOr<BufferDump> Create(const std::string& dir,
+                                           BufferDumpLimits limits = {});
 
   // The file name prefix of epoch `epoch`: "<dir>/epoch-000012".
   std::string Prefix(uint32_t epoch) const;
-  // Writes <Prefix>.control and <Prefix>.ring, each atomically.
-  absl::Status Write(uint32_t epoch, const WireView& wire) const;
+  // Writes <Prefix>.control and <Prefix>.ring, each atomically. Once the
+  // epoch would pass a limit, writes nothing and returns ResourceExhausted
+  // saying which cap was reached (each later call returns it again).
+  absl::Status Write(uint32_t epoch, const WireView& wire);
 
   const std::string& dir() const { return dir_; }
 
  private:
-  explicit BufferDump(std::string dir) : dir_(std::move(dir)) {}
+  BufferDump(std::string dir, BufferDumpLimits limits)
+      : dir_(std::move(dir)), limits_(limits) {}
   std::string dir_;
+  BufferDumpLimits limits_;
+  uint64_t epochs_ = 0;  // dumped so far
+  uint64_t bytes_ = 0;
 };
 
 // The steering's own state at an epoch, for the "steering" object.

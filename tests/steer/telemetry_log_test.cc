@@ -1,5 +1,8 @@
 #include "fuzz/telemetry_log.h"
 
+#include <signal.h>
+#include <sys/resource.h>
+
 #include <fstream>
 #include <string>
 
@@ -49,6 +52,40 @@ TEST(TelemetryLogTest, ErrorsNameThePathAndTheFix) {
                         "left on device. Fix: free disk space"));
 }
 
+// A full disk mid-line (here: the file size limit, which fails a write half
+// way as a full disk does) must not leave a truncated JSON line: the file
+// keeps only whole lines, and the error names the file.
+TEST(TelemetryLogTest, AFullDiskLeavesOnlyWholeLines) {
+  TempDir dir;
+  const std::string path = dir.Sub("t.jsonl");
+  absl::StatusOr<std::unique_ptr<TelemetryLog>> log = TelemetryLog::Open(path);
+  ASSERT_TRUE(log.ok()) << log.status();
+  const std::string first =
+      "{\"epoch\":1,\"pad\":\"" + std::string(40, 'a') + "\"}";
+  const std::string second =
+      "{\"epoch\":2,\"pad\":\"" + std::string(4000, 'b') + "\"}";
+  ASSERT_TRUE((*log)->Append(first).ok());
+
+  struct rlimit saved;
+  ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &saved), 0);
+  struct sigaction ignore = {}, saved_action;
+  ignore.sa_handler = SIG_IGN;
+  ASSERT_EQ(sigaction(SIGXFSZ, &ignore, &saved_action), 0);
+  struct rlimit small = saved;
+  small.rlim_cur = first.size() + 1 + 100;  // room for a part of `second`
+  ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &small), 0);
+  absl::Status written = (*log)->Append(second);
+  setrlimit(RLIMIT_FSIZE, &saved);
+  sigaction(SIGXFSZ, &saved_action, nullptr);
+
+  EXPECT_FALSE(written.ok());
+  EXPECT_THAT(written.message(), HasSubstr("-telemetry_out=" + path));
+  EXPECT_EQ(ReadAll(path), first + "\n");
+  // Once there is room again, lines go on where the last whole one ended.
+  ASSERT_TRUE((*log)->Append("{\"epoch\":3}").ok());
+  EXPECT_EQ(ReadAll(path), first + "\n{\"epoch\":3}\n");
+}
+
 TEST(BufferDumpTest, WritesControlAndRingOfAnEpoch) {
   TempDir dir;
   absl::StatusOr<BufferDump> dump = BufferDump::Create(dir.Sub("dump"));
@@ -73,6 +110,46 @@ TEST(BufferDumpTest, WritesControlAndRingOfAnEpoch) {
   EXPECT_THAT(BufferDump::Create(dir.Sub("a/b")).status().message(),
               HasSubstr("-dump_buffers=" + dir.Sub("a/b") +
                         ": cannot create the directory"));
+}
+
+// -dump_buffers writes two files per epoch for as long as a campaign runs;
+// it stops at a documented cap of epochs and of bytes, and says so.
+TEST(BufferDumpTest, StopsAtTheEpochCapAndSaysSo) {
+  TempDir dir;
+  BufferDumpLimits limits;
+  limits.max_epochs = 2;
+  absl::StatusOr<BufferDump> dump = BufferDump::Create(dir.Sub("d"), limits);
+  ASSERT_TRUE(dump.ok()) << dump.status();
+  WireBytes wire(2);
+  ASSERT_TRUE(dump->Write(1, wire.View()).ok());
+  ASSERT_TRUE(dump->Write(2, wire.View()).ok());
+  absl::Status third = dump->Write(3, wire.View());
+  EXPECT_EQ(third.code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_THAT(third.message(), HasSubstr("-dump_buffers=" + dir.Sub("d")));
+  EXPECT_THAT(third.message(), HasSubstr("cap of 2 epochs"));
+  EXPECT_EQ(ListDir(dir.Sub("d")).size(), 4u);
+}
+
+TEST(BufferDumpTest, StopsAtTheByteCapAndSaysSo) {
+  TempDir dir;
+  WireBytes wire(2);
+  const uint64_t epoch_bytes =
+      wire.View().control.size() + wire.View().ring.size();
+  BufferDumpLimits limits;
+  limits.max_bytes = epoch_bytes + epoch_bytes / 2;
+  absl::StatusOr<BufferDump> dump = BufferDump::Create(dir.Sub("d"), limits);
+  ASSERT_TRUE(dump.ok()) << dump.status();
+  ASSERT_TRUE(dump->Write(1, wire.View()).ok());
+  absl::Status second = dump->Write(2, wire.View());
+  EXPECT_EQ(second.code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_THAT(second.message(), HasSubstr("bytes"));
+  EXPECT_EQ(ListDir(dir.Sub("d")).size(), 2u);  // no half-dumped epoch
+}
+
+TEST(BufferDumpTest, DefaultCapIsDocumented) {
+  // docs/cli.md names these numbers; change both together.
+  EXPECT_EQ(BufferDumpLimits().max_epochs, 1000u);
+  EXPECT_EQ(BufferDumpLimits().max_bytes, uint64_t{1} << 30);
 }
 
 TEST(EpochLineTest, HasEveryPartInOrder) {
