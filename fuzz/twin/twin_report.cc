@@ -33,4 +33,13 @@ void ReportCrash(uint32_t code) {
   WriteLine(line, n);
 }
 
+void ReportTimeout(uint32_t budget) {
+  char line[96];
+  int n = snprintf(line, sizeof(line),
+                   "==%d==ERROR: ringfuzz: timeout after %llu loop steps\n",
+                   static_cast<int>(getpid()),
+                   static_cast<unsigned long long>(budget) + 1);
+  WriteLine(line, n);
+}
+
 }  // namespace ringfuzz::twin

@@ -8,6 +8,11 @@
 // libFuzzer from warning about it) nothing aborts: a bug is reported once per
 // process, overreads read 0 as on the GPU, and the run goes on; at exit the
 // number of executions that reported a bug is printed.
+//
+// -ringfuzz_loop_budget=N sets the loop budget of one execution (default
+// kDefaultLoopBudget, the GPU's): an execution whose loops take more steps
+// is a timeout (shaders/ringfuzz.h), reported and aborted like a crash.
+#define RINGFUZZ_TWIN_RUNTIME  // this file's loops are not the target's
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -30,10 +35,12 @@ thread_local bool tls_reported = false;  // this execution reported a bug
 // -ringfuzz_keep_going=1: written once by LLVMFuzzerInitialize, before the
 // first execution, then only read.
 bool keep_going = false;
+uint32_t loop_budget = ringfuzz::twin::kDefaultLoopBudget;
 std::atomic<bool> printed_first_report{false};
 std::atomic<uint64_t> executions_with_bugs{0};
 
 constexpr char kKeepGoingFlag[] = "-ringfuzz_keep_going=1";
+constexpr char kLoopBudgetFlag[] = "-ringfuzz_loop_budget=";
 
 // Returns true iff the report of the current execution should be printed
 // (always, unless keep-going already printed one in this process).
@@ -54,6 +61,14 @@ void PrintKeepGoingSummary() {
 
 }  // namespace
 
+__thread uint32_t rf_twin_loop_left = 0;
+
+bool rf_twin_loop_exhausted(void) {
+  if (ShouldPrint()) ringfuzz::twin::ReportTimeout(loop_budget);
+  if (!keep_going) abort();
+  return false;  // rf_twin_loop_left stays 0: every loop ends, as on the GPU
+}
+
 uint fz_byte(uint i) {
   if (i >= tls_len) {
     if (ShouldPrint()) ringfuzz::twin::ReportOverread(i, tls_len);
@@ -70,7 +85,21 @@ void fz_crash(uint code) {
 
 extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
   for (int i = 1; i < *argc; ++i) {
-    if (strcmp((*argv)[i], kKeepGoingFlag) == 0) keep_going = true;
+    const char* arg = (*argv)[i];
+    if (strcmp(arg, kKeepGoingFlag) == 0) keep_going = true;
+    if (strncmp(arg, kLoopBudgetFlag, strlen(kLoopBudgetFlag)) == 0) {
+      char* end = nullptr;
+      const char* value = arg + strlen(kLoopBudgetFlag);
+      const unsigned long long budget = strtoull(value, &end, 10);
+      if (end == value || *end != '\0' || budget == 0 || budget > UINT32_MAX) {
+        fprintf(stderr,
+                "ERROR: ringfuzz: %s: the loop budget must be a number from 1 "
+                "to %u\n",
+                arg, UINT32_MAX);
+        exit(1);
+      }
+      loop_budget = static_cast<uint32_t>(budget);
+    }
   }
   if (keep_going) atexit(PrintKeepGoingSummary);
   return 0;
@@ -84,6 +113,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   tls_data = data;
   tls_len = len;
   tls_reported = false;
+  rf_twin_loop_left = loop_budget;
   fz_target(len);
   tls_data = nullptr;
   tls_len = 0;

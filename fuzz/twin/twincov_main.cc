@@ -9,8 +9,12 @@
 // the GPU does. So every input contributes its whole path to the profile,
 // and the profile is written at exit (abort() would lose it).
 //
+// Loops have the twin's default loop budget (kDefaultLoopBudget): a timeout
+// is reported and ends every loop of its execution, as on the GPU.
+//
 // Exit status: 0 if no input reported a bug, 1 if at least one did, 2 if an
 // input could not be read.
+#define RINGFUZZ_TWIN_RUNTIME  // this file's loops are not the target's
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -62,6 +66,16 @@ bool ReadFile(const std::string& path, std::vector<uint8_t>& out) {
 
 }  // namespace
 
+__thread uint32_t rf_twin_loop_left = 0;
+
+bool rf_twin_loop_exhausted(void) {
+  if (!reported) {
+    ringfuzz::twin::ReportTimeout(ringfuzz::twin::kDefaultLoopBudget);
+  }
+  reported = true;
+  return false;  // rf_twin_loop_left stays 0: every loop ends
+}
+
 uint fz_byte(uint i) {
   const uint32_t len = CurrentLen();
   if (i >= len) {
@@ -107,6 +121,7 @@ int main(int argc, char** argv) {
     }
     current_input = &input;
     reported = false;
+    rf_twin_loop_left = ringfuzz::twin::kDefaultLoopBudget;
     fz_target(CurrentLen());
     current_input = nullptr;
     fprintf(stderr, "%s: %s\n", reported ? "BUG" : "ok", path.c_str());
