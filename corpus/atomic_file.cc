@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
+#include "corpus/file_read.h"
 
 namespace ringfuzz {
 namespace {
@@ -66,10 +67,9 @@ std::string FixFor(int err, const std::string& dir) {
 }
 
 absl::Status WriteError(int err, const std::string& path, const char* step) {
-  return absl::ErrnoToStatus(err,
-                             absl::StrCat("cannot write '", path, "' (", step,
-                                          "): ", std::strerror(err), "; ",
-                                          FixFor(err, DirectoryOf(path))));
+  return ErrnoError(err, absl::StrCat("cannot write '", path, "' (", step,
+                                      "): ", std::strerror(err), "; ",
+                                      FixFor(err, DirectoryOf(path))));
 }
 
 // Returns 0 or the errno of the failed write.
@@ -163,44 +163,10 @@ absl::Status WriteFileAtomically(const std::string& path, ByteSpan data) {
 }
 
 absl::StatusOr<Bytes> ReadFile(const std::string& path) {
-  return ReadFilePrefix(path, SIZE_MAX);
-}
-
-absl::StatusOr<Bytes> ReadFilePrefix(const std::string& path, size_t limit) {
-  auto read_error = [&path](int err) {
-    return absl::ErrnoToStatus(
-        err, absl::StrCat("cannot read '", path, "': ", std::strerror(err)));
-  };
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return read_error(errno);
-  struct stat st;
-  if (fstat(fd, &st) != 0) {
-    int err = errno;
-    close(fd);
-    return read_error(err);
-  }
-  if (S_ISDIR(st.st_mode)) {
-    close(fd);
-    return read_error(EISDIR);
-  }
-  Bytes data;
-  if (S_ISREG(st.st_mode)) {
-    data.reserve(std::min(static_cast<size_t>(st.st_size), limit));
-  }
-  uint8_t buffer[1 << 16];
-  while (data.size() < limit) {
-    ssize_t n = read(fd, buffer, std::min(sizeof(buffer), limit - data.size()));
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      int err = errno;
-      close(fd);
-      return read_error(err);
-    }
-    if (n == 0) break;
-    data.insert(data.end(), buffer, buffer + n);
-  }
-  close(fd);
-  return data;
+  return ReadFileAtMost(
+      path, FileCap{kMaxInputFileBytes, "input",
+                    "ringfuzz runs at most -max_len (<= 131072) bytes of an "
+                    "input: pass its start instead (head -c 131072)"});
 }
 
 }  // namespace ringfuzz

@@ -10,12 +10,14 @@
 #include <sys/types.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "corpus/bytes.h"
+#include "corpus/file_read.h"  // ReadFilePrefix, for the callers of ReadFile
 
 namespace ringfuzz {
 
@@ -54,13 +56,15 @@ std::optional<TemporaryName> ParseTemporaryName(const std::string& name);
 // ResourceExhausted, EACCES/EROFS -> PermissionDenied, ENOENT -> NotFound).
 absl::Status WriteFileAtomically(const std::string& path, ByteSpan data);
 
-// Returns the whole contents of the regular file `path`; an error naming the
-// path and the reason if it cannot be opened or read or is a directory.
-absl::StatusOr<Bytes> ReadFile(const std::string& path);
+// Largest file ReadFile reads: 256 MiB, far above any input ringfuzz runs
+// (-max_len is at most 128 KiB), low enough that no file exhausts memory.
+inline constexpr uint64_t kMaxInputFileBytes = uint64_t{256} << 20;
 
-// Like ReadFile, but reads at most `limit` bytes (the start of the file), so
-// that a huge file costs no more memory than `limit`.
-absl::StatusOr<Bytes> ReadFilePrefix(const std::string& path, size_t limit);
+// Returns the whole contents of the file `path` (a corpus input or an
+// artifact); ReadFileAtMost's errors (corpus/file_read.h), with "input" as
+// the kind of file and a fix that names a prefix of it, if it cannot be
+// read, is a directory or holds more than kMaxInputFileBytes bytes.
+absl::StatusOr<Bytes> ReadFile(const std::string& path);
 
 }  // namespace ringfuzz
 

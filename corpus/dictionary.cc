@@ -7,7 +7,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "corpus/atomic_file.h"
+#include "corpus/file_read.h"
 #include "shaders/ringfuzz_wire.h"
 
 namespace ringfuzz {
@@ -124,7 +124,11 @@ absl::StatusOr<std::vector<Bytes>> ParseDictionary(std::string_view text) {
 }
 
 absl::StatusOr<std::vector<Bytes>> LoadDictionaryFile(const std::string& path) {
-  absl::StatusOr<Bytes> data = ReadFile(path);
+  const std::string fix =
+      absl::StrCat("a -dict file holds tokens of at most ", RF_DICT_MAX_BYTES,
+                   " bytes, one a line: pass a smaller one");
+  absl::StatusOr<Bytes> data =
+      ReadFileAtMost(path, FileCap{kMaxDictionaryFileBytes, "dictionary", fix});
   if (!data.ok()) return data.status();
   absl::StatusOr<std::vector<Bytes>> tokens = ParseDictionary(std::string_view(
       reinterpret_cast<const char*>(data->data()), data->size()));

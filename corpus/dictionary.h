@@ -11,6 +11,7 @@
 #ifndef RINGFUZZ_CORPUS_DICTIONARY_H_
 #define RINGFUZZ_CORPUS_DICTIONARY_H_
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,8 +29,14 @@ namespace ringfuzz {
 // is an error, as in AFL.
 absl::StatusOr<std::vector<Bytes>> ParseDictionary(std::string_view text);
 
-// Reads and parses the dictionary file `path`; errors are prefixed with the
-// path ("dict.txt: line 3: missing closing quote").
+// Largest dictionary file LoadDictionaryFile reads: 16 MiB, hundreds of
+// thousands of tokens.
+inline constexpr uint64_t kMaxDictionaryFileBytes = uint64_t{16} << 20;
+
+// Reads and parses the dictionary file `path`; parse errors are prefixed
+// with the path ("dict.txt: line 3: missing closing quote"). A file over
+// kMaxDictionaryFileBytes (also an endless device such as /dev/zero) is
+// "dictionary '<path>' is larger than 16777216 bytes; ..." (ReadFileAtMost).
 absl::StatusOr<std::vector<Bytes>> LoadDictionaryFile(const std::string& path);
 
 }  // namespace ringfuzz

@@ -11,6 +11,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "corpus/file_read.h"
 #include "corpus/work_dir.h"
 
 namespace ringfuzz {
@@ -21,9 +22,8 @@ absl::StatusOr<std::vector<std::string>> ListNames(const std::string& dir) {
   DIR* handle = opendir(dir.c_str());
   if (handle == nullptr) {
     int err = errno;
-    return absl::ErrnoToStatus(
-        err, absl::StrCat("cannot list corpus directory '", dir,
-                          "': ", std::strerror(err)));
+    return ErrnoError(err, absl::StrCat("cannot list corpus directory '", dir,
+                                        "': ", std::strerror(err)));
   }
   std::vector<std::string> names;
   while (struct dirent* entry = readdir(handle)) {
@@ -109,9 +109,8 @@ absl::StatusOr<DirWalk> WalkCorpusDir(
   struct stat st;
   if (stat(root.c_str(), &st) != 0) {
     int err = errno;
-    return absl::ErrnoToStatus(
-        err, absl::StrCat("cannot list corpus directory '", root,
-                          "': ", std::strerror(err)));
+    return ErrnoError(err, absl::StrCat("cannot list corpus directory '", root,
+                                        "': ", std::strerror(err)));
   }
   DirWalk walk;
   Walker walker(before_listing, walk);

@@ -1,12 +1,16 @@
 #include "corpus/atomic_file.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <string>
 
+#include "absl/strings/string_view.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/corpus/temp_dir.h"
@@ -114,6 +118,44 @@ TEST(AtomicFileTest, ReadErrorsNameThePath) {
   absl::StatusOr<Bytes> directory = ReadFile(dir.path());
   EXPECT_FALSE(directory.ok());
   EXPECT_THAT(directory.status().message(), HasSubstr("Is a directory"));
+}
+
+// Returns how often `needle` occurs in `text`.
+size_t Count(absl::string_view text, absl::string_view needle) {
+  size_t n = 0;
+  for (size_t at = text.find(needle); at != absl::string_view::npos;
+       at = text.find(needle, at + needle.size())) {
+    ++n;
+  }
+  return n;
+}
+
+// The system's reason is part of the error text once, not appended again.
+TEST(AtomicFileTest, ErrnoTextAppearsOnceInErrors) {
+  TempDir dir;
+  const std::string reason = std::strerror(ENOENT);
+  absl::StatusOr<Bytes> missing = ReadFile(dir.Sub("missing"));
+  ASSERT_FALSE(missing.ok());
+  EXPECT_TRUE(absl::IsNotFound(missing.status())) << missing.status();
+  EXPECT_EQ(Count(missing.status().message(), reason), 1u) << missing.status();
+  absl::Status write = WriteFileAtomically(dir.Sub("no/dir/x"), B("x"));
+  EXPECT_TRUE(absl::IsNotFound(write)) << write;
+  EXPECT_EQ(Count(write.message(), reason), 1u) << write;
+}
+
+// ReadFile serves corpus inputs and artifacts: a file beyond its cap (256
+// MiB) is an error that says so, not an allocation of the whole file.
+TEST(AtomicFileTest, ReadFileRefusesAFileLargerThanItsCap) {
+  TempDir dir;
+  const std::string path = dir.Sub("huge");
+  const int fd = open(path.c_str(), O_WRONLY | O_CREAT, 0644);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(ftruncate(fd, (off_t{256} << 20) + 1), 0);  // sparse
+  close(fd);
+  absl::StatusOr<Bytes> data = ReadFile(path);
+  ASSERT_FALSE(data.ok());
+  EXPECT_THAT(data.status().message(),
+              HasSubstr("'" + path + "' is larger than 268435456 bytes; "));
 }
 
 // Corpus loading tells a killed writer's complete temporary from a partial

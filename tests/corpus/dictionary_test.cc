@@ -1,5 +1,8 @@
 #include "corpus/dictionary.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <string>
 
 #include "corpus/atomic_file.h"
@@ -92,6 +95,41 @@ TEST(DictionaryTest, LoadFilePrefixesErrorsWithThePath) {
 
   auto missing = LoadDictionaryFile(dir.Sub("missing.dict"));
   EXPECT_THAT(missing.status().message(), HasSubstr("missing.dict"));
+}
+
+// A -dict file is read with a cap (16 MiB): an oversized or endless file is
+// a clear error, not an allocation of its whole size.
+TEST(DictionaryTest, FileLargerThanTheCapIsAnError) {
+  TempDir dir;
+  const std::string path = dir.Sub("huge.dict");
+  const int fd = open(path.c_str(), O_WRONLY | O_CREAT, 0644);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(ftruncate(fd, (off_t{16} << 20) + 1), 0);  // sparse
+  close(fd);
+  auto tokens = LoadDictionaryFile(path);
+  ASSERT_FALSE(tokens.ok());
+  EXPECT_THAT(
+      tokens.status().message(),
+      HasSubstr("dictionary '" + path + "' is larger than 16777216 bytes; "));
+  EXPECT_THAT(tokens.status().message(), HasSubstr("-dict"));
+}
+
+TEST(DictionaryTest, EndlessDeviceIsAnError) {
+  for (const char* device : {"/dev/zero", "/dev/urandom"}) {
+    auto tokens = LoadDictionaryFile(device);
+    ASSERT_FALSE(tokens.ok()) << device;
+    EXPECT_THAT(tokens.status().message(),
+                HasSubstr("is larger than 16777216 bytes"))
+        << device;
+  }
+}
+
+TEST(DictionaryTest, DirectoryIsAnError) {
+  TempDir dir;
+  auto tokens = LoadDictionaryFile(dir.path());
+  ASSERT_FALSE(tokens.ok());
+  EXPECT_THAT(tokens.status().message(), HasSubstr(dir.path()));
+  EXPECT_THAT(tokens.status().message(), HasSubstr("directory"));
 }
 
 }  // namespace
