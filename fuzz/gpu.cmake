@@ -8,6 +8,7 @@ add_library(ringfuzz_gpu STATIC
   ${CMAKE_SOURCE_DIR}/fuzz/lavapipe_env.cc)
 target_include_directories(ringfuzz_gpu PUBLIC ${CMAKE_SOURCE_DIR})
 target_link_libraries(ringfuzz_gpu PUBLIC ringfuzz_runtime ringfuzz_shaders
+  ringfuzz_file_read
   SPIRV-Headers::SPIRV-Headers absl::status absl::statusor absl::strings
   absl::flat_hash_map absl::flat_hash_set
   absl::str_format absl::span absl::time)

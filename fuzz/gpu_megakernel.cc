@@ -1,12 +1,11 @@
 #include "fuzz/gpu_megakernel.h"
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "corpus/file_read.h"
 #include "runtime/shader_compiler.h"
 #include "shaders/embedded_shaders.h"
 
@@ -130,16 +129,20 @@ absl::StatusOr<Megakernel> BuildMegakernel(const std::string& target_name,
 
 absl::StatusOr<Megakernel> BuildMegakernelFromFile(
     const std::string& path, const MegakernelOptions& options) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return absl::NotFoundError(
-        absl::StrCat("cannot read target file '", path,
-                     "': check the -target= path (bundled targets are in "
+  absl::StatusOr<Bytes> text = ReadFileAtMost(
+      path, FileCap{kMaxTargetFileBytes, "target source",
+                    "-target names one source file in the ringfuzz dialect "
+                    "(bundled targets are in shaders/targets/)"});
+  if (!text.ok()) {
+    if (absl::IsInvalidArgument(text.status())) return text.status();
+    return absl::Status(
+        text.status().code(),
+        absl::StrCat(text.status().message(),
+                     "; check the -target= path (bundled targets are in "
                      "shaders/targets/)"));
   }
-  std::stringstream text;
-  text << in.rdbuf();
-  return BuildMegakernel(path, text.str(), options);
+  return BuildMegakernel(path, std::string(text->begin(), text->end()),
+                         options);
 }
 
 }  // namespace ringfuzz

@@ -91,7 +91,15 @@ absl::StatusOr<Megakernel> BuildMegakernel(const std::string& target_name,
                                            const std::string& target_source,
                                            const MegakernelOptions& options);
 
-// Reads the target file at `path`, then BuildMegakernel.
+// Largest target source BuildMegakernelFromFile reads: 4 MiB. Targets are
+// one hand-written file of the dialect; anything larger (or an endless
+// device such as /dev/zero) is refused before glslang sees it.
+inline constexpr uint64_t kMaxTargetFileBytes = uint64_t{4} << 20;
+
+// Reads the target file at `path`, then BuildMegakernel. A file that cannot
+// be read (missing, a directory) keeps its errno's code and says to check
+// -target; one over kMaxTargetFileBytes is "target source '<path>' is larger
+// than 4194304 bytes; ..." (InvalidArgument).
 absl::StatusOr<Megakernel> BuildMegakernelFromFile(
     const std::string& path, const MegakernelOptions& options);
 

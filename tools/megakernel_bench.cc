@@ -26,13 +26,12 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <initializer_list>
-#include <iterator>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "corpus/file_read.h"
 #include "fuzz/gpu_executor.h"
 #include "shaders/ringfuzz_wire.h"
 
@@ -124,12 +123,15 @@ int main(int argc, char** argv) {
   ringfuzz::Bytes seed(16, 0x41);
   if (const std::string parent = Flag(argc, argv, "parent", "");
       !parent.empty()) {
-    std::ifstream in(parent, std::ios::binary);
-    if (!in) {
-      std::fprintf(stderr, "error: cannot read -parent=%s\n", parent.c_str());
+    // The executor runs at most max_len bytes of it (AddInput truncates).
+    absl::StatusOr<ringfuzz::Bytes> read =
+        ringfuzz::ReadFilePrefix(parent, (*executor)->max_len());
+    if (!read.ok()) {
+      std::fprintf(stderr, "error: -parent: %s\n",
+                   std::string(read.status().message()).c_str());
       return 2;
     }
-    seed.assign(std::istreambuf_iterator<char>(in), {});
+    seed = *std::move(read);
   }
   if (!(*executor)->AddInput(seed).ok()) return 1;
   ringfuzz::BatchShape shape = (*executor)->PreferredBatch();
