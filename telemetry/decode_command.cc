@@ -1,10 +1,6 @@
 #include "telemetry/decode_command.h"
 
-#include <cerrno>
 #include <cstdint>
-#include <cstring>
-#include <fstream>
-#include <iterator>
 #include <limits>
 #include <optional>
 #include <ostream>
@@ -18,8 +14,12 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
+#include "corpus/file_read.h"
+#include "shaders/ringfuzz_wire.h"
+#include "telemetry/dump_check.h"
 #include "telemetry/json_export.h"
 #include "telemetry/ring_telemetry.h"
+#include "telemetry/sketch_telemetry.h"
 #include "telemetry/text_table.h"
 
 namespace ringfuzz::telemetry {
@@ -29,14 +29,27 @@ constexpr char kUsage[] =
     "usage: ringfuzz telemetry decode -control=FILE -ring=FILE\n"
     "           [-window_opcodes=a,b,...] [-sketch=DEPTHxWIDTH]\n"
     "           [-previous_control=FILE -previous_ring=FILE] [-json]\n"
-    "  -control           control-buffer dump (at least 640 bytes)\n"
-    "  -ring              ring-buffer dump (whole 64-byte slots)\n"
+    "  -control           control-buffer dump (640 to 152832 bytes)\n"
+    "  -ring              ring-buffer dump (whole 64-byte slots, <= 64 MiB)\n"
     "  -window_opcodes    opcodes whose slots form ticketed windows\n"
     "  -sketch            add count-min sketch top entries, e.g. 4x1024\n"
+    "                     (DEPTH <= 64, WIDTH <= 65536, DEPTH*WIDTH <= 2^20)\n"
     "  -previous_control  earlier control dump: adds watchdog health\n"
     "  -previous_ring     earlier ring dump (with -previous_control)\n"
     "  -json              print JSON instead of a table\n"
     "exit status: 0 ok, 1 unreadable file or bad dump, 2 bad flags\n";
+
+// The largest dumps: the whole control buffer, and a ring of the most
+// slots -batch_slots allows (1048576).
+constexpr uint64_t kMaxControlDumpBytes = uint64_t{RF_CTRL_WORDS} * 4;
+constexpr uint64_t kMaxRingDumpBytes = uint64_t{1} << 26;
+static_assert(kMaxRingDumpBytes == (uint64_t{1} << 20) * RF_SLOT_BYTES);
+static_assert(kMaxControlDumpBytes == 152832, "update kUsage's -control line");
+
+// Sketch shapes the command builds (8 MiB of counters per sketch at most).
+constexpr size_t kMaxSketchDepth = 64;
+constexpr size_t kMaxSketchWidth = 65536;
+constexpr size_t kMaxSketchCounters = size_t{1} << 20;
 
 struct DecodeFlags {
   std::string control;
@@ -76,6 +89,15 @@ absl::Status ParseSketch(absl::string_view text, DecodeFlags& flags) {
         absl::StrCat("-sketch: '", text,
                      "' is not DEPTHxWIDTH with both non-zero. Fix: pass e.g. "
                      "-sketch=4x1024."));
+  }
+  if (flags.sketch_depth > kMaxSketchDepth ||
+      flags.sketch_width > kMaxSketchWidth ||
+      flags.sketch_depth * flags.sketch_width > kMaxSketchCounters) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "-sketch: '", text, "' is larger than a decode sketch may be (DEPTH ",
+        "at most ", kMaxSketchDepth, ", WIDTH at most ", kMaxSketchWidth,
+        ", DEPTH*WIDTH at most ", kMaxSketchCounters,
+        " counters). Fix: pass a smaller shape, e.g. -sketch=4x1024."));
   }
   return absl::OkStatus();
 }
@@ -161,23 +183,32 @@ absl::StatusOr<DecodeFlags> ParseFlags(absl::Span<const std::string> args) {
   return flags;
 }
 
-absl::StatusOr<std::vector<uint8_t>> ReadFile(absl::string_view flag,
-                                              const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return absl::NotFoundError(absl::StrCat(
-        "-", flag, ": cannot open '", path, "': ", std::strerror(errno),
-        ". Fix: pass the path of an existing dump file."));
-  }
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
-                             std::istreambuf_iterator<char>());
-  if (in.bad()) {
-    return absl::DataLossError(absl::StrCat(
-        "-", flag, ": error while reading '", path, "': ", std::strerror(errno),
-        ". Fix: check the file and the disk."));
+// Reads the dump that -`flag` names, at most `cap.max_bytes` bytes; errors
+// start with the flag and end with the fix.
+absl::StatusOr<std::vector<uint8_t>> ReadDump(absl::string_view flag,
+                                              const std::string& path,
+                                              const FileCap& cap) {
+  absl::StatusOr<std::vector<uint8_t>> bytes = ReadFileAtMost(path, cap);
+  if (!bytes.ok()) {
+    const bool too_large = absl::IsInvalidArgument(bytes.status());
+    return absl::Status(
+        bytes.status().code(),
+        absl::StrCat("-", flag, ": ", bytes.status().message(),
+                     too_large ? ""
+                               : ". Fix: pass the path of an existing dump "
+                                 "file."));
   }
   return bytes;
 }
+
+constexpr FileCap kControlCap{
+    kMaxControlDumpBytes, "control dump",
+    "no control buffer is larger. Fix: pass an epoch-NNNNNN.control file "
+    "that -dump_buffers wrote."};
+constexpr FileCap kRingCap{
+    kMaxRingDumpBytes, "ring dump",
+    "no ring holds more than 1048576 slots (-batch_slots' limit). Fix: pass "
+    "an epoch-NNNNNN.ring file that -dump_buffers wrote."};
 
 // Reads and strictly decodes one snapshot; errors name the flags.
 absl::StatusOr<RingTelemetry> LoadSnapshot(
@@ -185,13 +216,16 @@ absl::StatusOr<RingTelemetry> LoadSnapshot(
     absl::string_view ring_flag, const std::string& ring_path,
     absl::Span<const uint32_t> window_opcodes) {
   absl::StatusOr<std::vector<uint8_t>> control =
-      ReadFile(control_flag, control_path);
+      ReadDump(control_flag, control_path, kControlCap);
   if (!control.ok()) return control.status();
-  absl::StatusOr<std::vector<uint8_t>> ring = ReadFile(ring_flag, ring_path);
+  absl::StatusOr<std::vector<uint8_t>> ring =
+      ReadDump(ring_flag, ring_path, kRingCap);
   if (!ring.ok()) return ring.status();
+  absl::Status checked = CheckDump(*control, *ring);
   absl::StatusOr<RingTelemetry> telemetry =
-      RingTelemetry::TryDecodeWithWindowOpcodes(*control, *ring,
-                                                window_opcodes);
+      checked.ok() ? RingTelemetry::TryDecodeWithWindowOpcodes(*control, *ring,
+                                                               window_opcodes)
+                   : absl::StatusOr<RingTelemetry>(checked);
   if (!telemetry.ok()) {
     return absl::Status(
         telemetry.status().code(),
@@ -230,6 +264,16 @@ int RunTelemetryDecode(absl::Span<const std::string> args, std::ostream& out,
       return kDecodeExitFailed;
     }
     previous = *std::move(loaded);
+  }
+  if (flags->sketch_depth != 0) {
+    // A sketch that cannot be built is a failed command, not an "error"
+    // entry inside output that exits 0.
+    absl::StatusOr<SketchTelemetry> sketch =
+        now->Sketch(flags->sketch_depth, flags->sketch_width);
+    if (!sketch.ok()) {
+      err << "telemetry decode: -sketch: " << sketch.status().message() << "\n";
+      return kDecodeExitFailed;
+    }
   }
   ExportOptions options;
   options.previous = previous.has_value() ? &*previous : nullptr;

@@ -7,9 +7,14 @@
 //
 // Flags take one or two dashes and the form -name=value (-json may stand
 // alone). Opcodes are decimal or 0x-prefixed hex. The decode is strict:
-// a truncated or misaligned dump is an error, never a silently empty table.
-// A previous snapshot adds the watchdog's health; a new telemetry epoch
-// (done_count went backwards) is reported in the output, not as a failure.
+// a truncated or misaligned dump is an error, never a silently empty table;
+// so is a file over its cap (the whole control buffer; 1048576 ring slots),
+// a directory, and a pair that is not one epoch of ringfuzz's dumps
+// (telemetry/dump_check.h: random bytes, swapped files, two epochs).
+// -sketch is bounded (DEPTH <= 64, WIDTH <= 65536, 2^20 counters); a sketch
+// that cannot be built fails the command. A previous snapshot adds the
+// watchdog's health; a new telemetry epoch (done_count went backwards) is
+// reported in the output, not as a failure.
 #ifndef RINGFUZZ_TELEMETRY_DECODE_COMMAND_H_
 #define RINGFUZZ_TELEMETRY_DECODE_COMMAND_H_
 

@@ -21,15 +21,27 @@ namespace {
 
 using ::ringfuzz::telemetry::testing::ControlBuilder;
 using ::ringfuzz::telemetry::testing::RingBuilder;
+using ::ringfuzz::telemetry::testing::SlotWords;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 using ::testing::StartsWith;
 
-ControlBuilder Control(uint32_t done_count) {
-  ControlBuilder control;
+// A control dump as -dump_buffers writes it: the tenant mask table at word
+// RF_CTRL_TENANT_MASKS, every tenant enabled, and the priority partitions of
+// a ring of `slots` NORMAL slots (Ring() below has 3).
+ControlBuilder Control(uint32_t done_count, uint32_t slots = 3) {
+  ControlBuilder control(RF_CTRL_RESULT_BASE + RF_RES_HEADER_WORDS);
   control.Set(RF_CTRL_DONE_COUNT, done_count)
+      .Set(RF_CTRL_TENANT_BASE, RF_CTRL_TENANT_MASKS)
       .Set(RF_CTRL_EPOCH, 2)
       .Set(RF_CTRL_DISPATCH + RF_OP_HAVOC, 11);
+  for (uint32_t t = 0; t < RF_CTRL_TENANT_MASK_COUNT; ++t) {
+    control.Set(RF_CTRL_TENANT_MASKS + t, 1);
+  }
+  for (uint32_t p = 0; p < RF_CTRL_PRIORITY_PARTITION_COUNT; ++p) {
+    control.Set(RF_CTRL_PRIORITY_PARTITIONS + p,
+                p <= RF_PRIORITY_NORMAL ? 0 : slots);
+  }
   return control;
 }
 
@@ -129,14 +141,15 @@ TEST_F(DecodeCommandTest, MissingFileIsNamed) {
   const std::string missing = (dir_ / "nope.bin").string();
   EXPECT_EQ(Run({"-control=" + control_, "-ring=" + missing}),
             kDecodeExitFailed);
-  EXPECT_THAT(err_.str(), HasSubstr("-ring: cannot open '" + missing + "'"));
+  EXPECT_THAT(err_.str(),
+              HasSubstr("-ring: cannot read ring dump '" + missing + "'"));
   EXPECT_THAT(err_.str(), HasSubstr("Fix:"));
   EXPECT_THAT(out_.str(), IsEmpty());
 
   EXPECT_EQ(Run({"-control=" + control_, "-ring=" + ring_,
                  "-previous_control=" + missing, "-previous_ring=" + ring_}),
             kDecodeExitFailed);
-  EXPECT_THAT(err_.str(), HasSubstr("-previous_control: cannot open"));
+  EXPECT_THAT(err_.str(), HasSubstr("-previous_control: cannot read"));
 }
 
 TEST_F(DecodeCommandTest, BadBuffersFailStrictly) {
@@ -155,6 +168,147 @@ TEST_F(DecodeCommandTest, BadBuffersFailStrictly) {
   EXPECT_EQ(Run({"-control=" + bad_control, "-ring=" + ring_}),
             kDecodeExitFailed);
   EXPECT_THAT(err_.str(), HasSubstr("at least 640"));
+}
+
+// Writes a sparse file of `bytes` bytes (all zero) and returns its path.
+std::string Sparse(const std::filesystem::path& dir, const std::string& name,
+                   uint64_t bytes) {
+  const std::string path = (dir / name).string();
+  std::ofstream(path, std::ios::binary | std::ios::trunc).close();
+  std::filesystem::resize_file(path, bytes);
+  return path;
+}
+
+// Deterministic noise (xorshift), `bytes` bytes.
+std::vector<uint8_t> Noise(size_t bytes, uint32_t seed) {
+  std::vector<uint8_t> out(bytes);
+  uint32_t x = seed;
+  for (uint8_t& b : out) {
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    b = static_cast<uint8_t>(x);
+  }
+  return out;
+}
+
+TEST_F(DecodeCommandTest, DirectoryIsAnErrorNotAnAbort) {
+  EXPECT_EQ(Run({"-control=" + dir_.string(), "-ring=" + ring_}),
+            kDecodeExitFailed);
+  EXPECT_THAT(err_.str(), HasSubstr("-control"));
+  EXPECT_THAT(err_.str(), HasSubstr(dir_.string()));
+  EXPECT_THAT(err_.str(), HasSubstr("directory"));
+  EXPECT_THAT(out_.str(), IsEmpty());
+  EXPECT_EQ(Run({"-control=" + control_, "-ring=" + dir_.string()}),
+            kDecodeExitFailed);
+  EXPECT_THAT(err_.str(), HasSubstr("-ring"));
+}
+
+// The control dump holds at most the whole control buffer; the ring at most
+// 1048576 slots (-batch_slots' limit). Larger files are refused before they
+// are read into memory.
+TEST_F(DecodeCommandTest, FilesLargerThanTheirCapAreErrors) {
+  const uint64_t control_cap = uint64_t{RF_CTRL_WORDS} * 4;
+  const std::string big_control = Sparse(dir_, "big.control", control_cap + 4);
+  EXPECT_EQ(Run({"-control=" + big_control, "-ring=" + ring_}),
+            kDecodeExitFailed);
+  EXPECT_THAT(err_.str(), HasSubstr("'" + big_control + "' is larger than " +
+                                    std::to_string(control_cap) + " bytes; "));
+  EXPECT_THAT(out_.str(), IsEmpty());
+
+  const uint64_t ring_cap = uint64_t{1} << 26;
+  const std::string big_ring = Sparse(dir_, "big.ring", ring_cap + 64);
+  EXPECT_EQ(Run({"-control=" + control_, "-ring=" + big_ring}),
+            kDecodeExitFailed);
+  EXPECT_THAT(err_.str(), HasSubstr("'" + big_ring + "' is larger than " +
+                                    std::to_string(ring_cap) + " bytes; "));
+}
+
+TEST_F(DecodeCommandTest, EndlessDevicesAreErrors) {
+  EXPECT_EQ(Run({"-control=/dev/zero", "-ring=" + ring_}), kDecodeExitFailed);
+  EXPECT_THAT(err_.str(), HasSubstr("is larger than"));
+  EXPECT_EQ(Run({"-control=" + control_, "-ring=/dev/urandom"}),
+            kDecodeExitFailed);
+  EXPECT_THAT(err_.str(), HasSubstr("is larger than"));
+  EXPECT_THAT(out_.str(), IsEmpty());
+}
+
+TEST_F(DecodeCommandTest, RandomBytesAreNotADump) {
+  const std::string control = Write("noise.control", Noise(704, 1));
+  const std::string ring = Write("noise.ring", Noise(64 * 228, 2));
+  EXPECT_EQ(Run({"-control=" + control, "-ring=" + ring_}), kDecodeExitFailed);
+  EXPECT_THAT(err_.str(), HasSubstr(control));
+  EXPECT_THAT(err_.str(), HasSubstr("Fix:"));
+  EXPECT_EQ(Run({"-control=" + control_, "-ring=" + ring}), kDecodeExitFailed);
+  EXPECT_THAT(err_.str(), HasSubstr(ring));
+  EXPECT_THAT(err_.str(), HasSubstr("Fix:"));
+  EXPECT_THAT(out_.str(), IsEmpty());
+}
+
+TEST_F(DecodeCommandTest, SlotFieldsOutsideTheProtocolAreErrors) {
+  RingBuilder bad_status = Ring();
+  bad_status.AddStatus(RF_STATUS_FAULT + 1);
+  const std::string control = Write("four.control", Control(30, 4).bytes());
+  const std::string ring = Write("status.ring", bad_status.bytes());
+  EXPECT_EQ(Run({"-control=" + control, "-ring=" + ring}), kDecodeExitFailed);
+  EXPECT_THAT(err_.str(), HasSubstr("slot 3"));
+  EXPECT_THAT(err_.str(), HasSubstr("status 8"));
+
+  RingBuilder bad_priority = Ring();
+  SlotWords slot;
+  slot.priority = RF_PRIORITY_IDLE + 1;
+  bad_priority.Add(slot);
+  const std::string ring2 = Write("priority.ring", bad_priority.bytes());
+  EXPECT_EQ(Run({"-control=" + control, "-ring=" + ring2}), kDecodeExitFailed);
+  EXPECT_THAT(err_.str(), HasSubstr("slot 3"));
+  EXPECT_THAT(err_.str(), HasSubstr("priority 5"));
+}
+
+// A realistic pair: 12 slots (768 bytes, a valid control size) and a control
+// dump of 176 words (704 bytes = 11 slots, a valid ring size).
+TEST_F(DecodeCommandTest, SwappedControlAndRingAreErrors) {
+  RingBuilder ring;
+  for (int i = 0; i < 12; ++i) {
+    ring.Add({RF_STATUS_DONE, RF_OP_HAVOC, 0, 7, RF_CLASS_REQUIRED, 1});
+  }
+  const std::string control = Write("12.control", Control(12, 12).bytes());
+  const std::string ring_path = Write("12.ring", ring.bytes());
+  ASSERT_EQ(Run({"-control=" + control, "-ring=" + ring_path}), kDecodeExitOk)
+      << err_.str();
+  EXPECT_EQ(Run({"-control=" + ring_path, "-ring=" + control}),
+            kDecodeExitFailed);
+  EXPECT_THAT(err_.str(), HasSubstr("swapped"));
+  EXPECT_THAT(out_.str(), IsEmpty());
+}
+
+// The control and ring dumps of one snapshot come from one epoch: the
+// control's priority partitions cover exactly the ring's slots.
+TEST_F(DecodeCommandTest, ControlAndRingOfDifferentEpochsAreErrors) {
+  const std::string other = Write("other.control", Control(30, 5).bytes());
+  EXPECT_EQ(Run({"-control=" + other, "-ring=" + ring_}), kDecodeExitFailed);
+  EXPECT_THAT(err_.str(), HasSubstr("5 slots"));
+  EXPECT_THAT(err_.str(), HasSubstr("3"));
+  EXPECT_EQ(Run({"-control=" + control_, "-ring=" + ring_,
+                 "-previous_control=" + other, "-previous_ring=" + ring_}),
+            kDecodeExitFailed);
+  EXPECT_THAT(err_.str(), HasSubstr("-previous_control"));
+  EXPECT_THAT(out_.str(), IsEmpty());
+}
+
+TEST_F(DecodeCommandTest, ImpossibleSketchIsAnErrorNotJson) {
+  for (const char* sketch : {"-sketch=4294967296x4294967296", "-sketch=65x16",
+                             "-sketch=4x65537", "-sketch=64x65536"}) {
+    EXPECT_EQ(Run({"-control=" + control_, "-ring=" + ring_, sketch, "-json"}),
+              kDecodeExitUsage)
+        << sketch;
+    EXPECT_THAT(err_.str(), HasSubstr("-sketch"));
+    EXPECT_THAT(err_.str(), HasSubstr("Fix:"));
+    EXPECT_THAT(out_.str(), IsEmpty()) << sketch;
+  }
+  EXPECT_EQ(Run({"-control=" + control_, "-ring=" + ring_, "-sketch=16x65536",
+                 "-json"}),
+            kDecodeExitOk)
+      << err_.str();
 }
 
 TEST_F(DecodeCommandTest, BadFlagsAreUsageErrors) {
