@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <deque>
 #include <memory>
 #include <string>
 #include <utility>
@@ -133,6 +134,7 @@ int Engine::Fuzz(const std::vector<std::string>& dirs) {
   if (!steering.ok()) return Fail(steering.status());
   (*steering)->SetSeedEntries(corpus_.size());
   std::optional<int> code = FuzzLoop(scheduler, **steering);
+  FlushNewUnits();
   loop_end_ = clock_.Now();
   if (code) return *code;
 
@@ -290,38 +292,43 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler, Steering& steering) {
   steering.Configure(configured);
   sizer_ = MakeRoundSizer(configured.execs_per_slot);
   loop_start_ = clock_.Now();
+  // Batches in flight (submitted, not yet collected), oldest first. With
+  // an executor that overlaps batches, the next one is planned and queued
+  // before the last one's results are read, so the device never waits for
+  // the host; finds of batch N then steer batch N+2.
+  const size_t depth = std::max<uint32_t>(executor_.overlap(), 1);
+  std::deque<Batch> flights;
+  uint64_t in_flight_requested = 0;
   int idle_batches = 0;
   while (true) {
-    if (config_.runs >= 0 &&
-        total_execs_ >= static_cast<uint64_t>(config_.runs)) {
-      return std::nullopt;
+    while (flights.size() < depth && !BudgetSpent(in_flight_requested)) {
+      absl::StatusOr<BatchBudget> budget =
+          NextBudget(configured, steering, in_flight_requested);
+      if (!budget.ok()) return Fail(budget.status());
+      BatchPlan plan = steering.PlanBatch(corpus_, budget->slots);
+      plan.fresh = std::move(fresh_);
+      Batch batch = scheduler.NextBatch(corpus_, *budget, total_execs_, plan);
+      fresh_ = std::move(batch.fresh_waiting);
+      if (absl::Status s = steering.BeforeBatch(); !s.ok()) return Fail(s);
+      if (depth > 1) {
+        if (absl::Status s = executor_.SubmitBatch(batch.work, batch.seed);
+            !s.ok()) {
+          return FailBatch(s, steering);
+        }
+      }
+      in_flight_requested += batch.requested;
+      flights.push_back(std::move(batch));
     }
-    if (config_.max_total_time > 0 &&
-        ElapsedSeconds() >= static_cast<uint64_t>(config_.max_total_time)) {
-      return std::nullopt;
-    }
-    absl::StatusOr<BatchBudget> budget = NextBudget(configured, steering);
-    if (!budget.ok()) return Fail(budget.status());
-    BatchPlan plan = steering.PlanBatch(corpus_, budget->slots);
-    plan.fresh = std::move(fresh_);
-    Batch batch = scheduler.NextBatch(corpus_, *budget, total_execs_, plan);
-    fresh_ = std::move(batch.fresh_waiting);
-    if (absl::Status s = steering.BeforeBatch(); !s.ok()) return Fail(s);
-    absl::StatusOr<BatchResult> result = RunTimedBatch(batch);
-    if (!result.ok()) {
-      std::string stall = steering.DescribeStall();
-      return Fail(absl::Status(
-          result.status().code(),
-          absl::StrCat(
-              "the executor failed to run a batch: ", result.status().message(),
-              stall.empty() ? "" : " (it was stopped because ", stall,
-              stall.empty() ? "" : ")",
-              work_dir_.has_corpus_dir()
-                  ? absl::StrCat("; every input found so far is "
-                                 "saved in ",
-                                 work_dir_.corpus_dir())
-                  : "")));
-    }
+    // New inputs reach the disk (and the log) once the round that holds
+    // their mutants is queued: writing them costs the device nothing.
+    FlushNewUnits();
+    if (flights.empty()) return std::nullopt;
+    const Batch batch = std::move(flights.front());
+    flights.pop_front();
+    in_flight_requested -= batch.requested;
+    absl::StatusOr<BatchResult> result =
+        depth > 1 ? CollectTimedBatch() : RunTimedBatch(batch);
+    if (!result.ok()) return FailBatch(result.status(), steering);
     if (result->executions > batch.requested) {
       return Fail(absl::InternalError(absl::StrCat(
           "the executor reported ", result->executions,
@@ -329,10 +336,16 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler, Steering& steering) {
           "; an executor must count what it ran and never run more than "
           "requested (this is a bug in the executor)")));
     }
-    // A stalled batch's time is the stall's, not the device's speed.
+    // A stalled batch's time is the stall's, not the device's speed. An
+    // overlapped batch's host time is hidden behind the next one: its
+    // round lasts its device time.
     if (sizer_ && !steering.stalled()) {
-      sizer_->Observe(result->executions, last_batch_time_);
+      sizer_->Observe(result->executions,
+                      depth > 1 && result->device_time > absl::ZeroDuration()
+                          ? result->device_time
+                          : last_batch_time_);
     }
+    SetRoundTimes(*result);
     const uint64_t before = total_execs_;
     total_execs_ += result->executions;
     CountMutatorExecutions(*result);
@@ -344,7 +357,7 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler, Steering& steering) {
       }
     }
     dropped_finds_ += result->dropped_finds;
-    RecordLatency(batch, *result, batch_start_ + last_batch_time_);
+    RecordLatency(batch, *result, round_end_);
     if (auto code = HandleFinds(*result)) return code;
     const uint64_t replayed_from = total_execs_;
     if (steering.stalled()) {
@@ -355,7 +368,19 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler, Steering& steering) {
            << " slots: " << result->executions << "/" << batch.requested
            << " executions, " << result->finds.size() << " finds, "
            << result->dropped_finds << " dropped, "
-           << absl::FormatDuration(last_batch_time_) << "\n";
+           << absl::FormatDuration(last_batch_time_);
+      if (result->device_start && result->device_end) {
+        if (!first_device_start_) first_device_start_ = *result->device_start;
+        out_ << "; on the device "
+             << absl::FormatDuration(absl::Trunc(
+                    *result->device_start - *first_device_start_,
+                    absl::Microseconds(1)))
+             << " + "
+             << absl::FormatDuration(absl::Trunc(
+                    *result->device_end - *result->device_start,
+                    absl::Microseconds(1)));
+      }
+      out_ << "\n";
     }
     const bool progressed =
         result->executions > 0 || total_execs_ > replayed_from;
@@ -370,8 +395,47 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler, Steering& steering) {
   }
 }
 
+bool Engine::BudgetSpent(uint64_t in_flight_requested) {
+  if (config_.runs >= 0 && total_execs_ + in_flight_requested >=
+                               static_cast<uint64_t>(config_.runs)) {
+    return true;
+  }
+  return config_.max_total_time > 0 &&
+         ElapsedSeconds() >= static_cast<uint64_t>(config_.max_total_time);
+}
+
+int Engine::FailBatch(const absl::Status& status, Steering& steering) {
+  std::string stall = steering.DescribeStall();
+  return Fail(absl::Status(
+      status.code(),
+      absl::StrCat("the executor failed to run a batch: ", status.message(),
+                   stall.empty() ? "" : " (it was stopped because ", stall,
+                   stall.empty() ? "" : ")",
+                   work_dir_.has_corpus_dir()
+                       ? absl::StrCat("; every input found so far is "
+                                      "saved in ",
+                                      work_dir_.corpus_dir())
+                       : "")));
+}
+
+void Engine::SetRoundTimes(const BatchResult& result) {
+  const bool device = result.device_start && result.device_end;
+  if (!latency_clock_) {
+    latency_clock_ = device ? LatencyClock::kDevice : LatencyClock::kHost;
+  }
+  if (*latency_clock_ == LatencyClock::kDevice && device) {
+    round_start_ = *result.device_start;
+    round_end_ = *result.device_end;
+  } else {
+    // An executor without a device clock: the host's view of the batch.
+    round_start_ = batch_start_;
+    round_end_ = batch_start_ + last_batch_time_;
+  }
+}
+
 absl::StatusOr<BatchBudget> Engine::NextBudget(const BatchBudget& configured,
-                                               Steering& steering) {
+                                               Steering& steering,
+                                               uint64_t in_flight_requested) {
   // The steering sets the geometry (slots, its own mutants per slot,
   // workgroups); rounds sized by time only ever lower the mutants per slot
   // below the steering's.
@@ -381,7 +445,9 @@ absl::StatusOr<BatchBudget> Engine::NextBudget(const BatchBudget& configured,
     budget.execs_per_slot =
         std::min(budget.execs_per_slot, sizer_->ExecsPerSlot(budget.slots));
   }
-  if (config_.runs >= 0) budget.remaining_runs = config_.runs - total_execs_;
+  if (config_.runs >= 0) {
+    budget.remaining_runs = config_.runs - total_execs_ - in_flight_requested;
+  }
   last_execs_per_slot_ = budget.execs_per_slot;
   return budget;
 }
@@ -391,6 +457,21 @@ absl::StatusOr<BatchResult> Engine::RunTimedBatch(const Batch& batch) {
   absl::StatusOr<BatchResult> result =
       executor_.RunBatch(batch.work, batch.seed);
   last_batch_time_ = clock_.Now() - batch_start_;
+  busy_ += last_batch_time_;
+  if (result.ok()) dispatch_ += result->device_time;
+  ++rounds_;
+  return result;
+}
+
+absl::StatusOr<BatchResult> Engine::CollectTimedBatch() {
+  const absl::Duration waited = clock_.Now();
+  absl::StatusOr<BatchResult> result = executor_.CollectBatch();
+  const absl::Duration now = clock_.Now();
+  // The batch ran from when the last one was collected (or this one was
+  // waited for, whichever is later) to now, as the host saw it.
+  batch_start_ = std::max(waited, last_collected_);
+  last_batch_time_ = now - batch_start_;
+  last_collected_ = now;
   busy_ += last_batch_time_;
   if (result.ok()) dispatch_ += result->device_time;
   ++rounds_;
@@ -469,6 +550,7 @@ std::optional<int> Engine::HandleFinds(const BatchResult& result) {
       continue;
     }
     if (IsBug(find.kind)) {
+      FlushNewUnits();
       return ReportBugAndExit(find, {find.opcode},
                               parent ? corpus_.entry(*parent).sha1 : "",
                               /*save_artifact=*/true);
@@ -480,14 +562,21 @@ std::optional<int> Engine::HandleFinds(const BatchResult& result) {
     CreditMutators(find.mutations);
     if (parent) corpus_.RecordFind(*parent, find.new_bits);
     fresh_.push_back(**added);
-    latency_.Found(**added, batch_start_);
-    const CorpusEntry& entry = corpus_.entry(**added);
-    PrintStatus(StatusEvent::kNew,
-                FormatNewUnitSuffix(entry.data.size(), corpus_.max_input_size(),
-                                    {find.opcode}, find.mutations));
-    SaveToCorpusDir(entry);
+    latency_.Found(**added, round_start_);
+    new_units_waiting_.push_back({**added, find.opcode, find.mutations});
   }
   return std::nullopt;
+}
+
+void Engine::FlushNewUnits() {
+  for (const NewUnit& unit : new_units_waiting_) {
+    const CorpusEntry& entry = corpus_.entry(unit.index);
+    SaveToCorpusDir(entry);
+    PrintStatus(StatusEvent::kNew,
+                FormatNewUnitSuffix(entry.data.size(), corpus_.max_input_size(),
+                                    {unit.opcode}, unit.mutations));
+  }
+  new_units_waiting_.clear();
 }
 
 absl::StatusOr<std::optional<size_t>> Engine::AddToCorpus(

@@ -89,6 +89,10 @@ inline constexpr uint32_t kDefaultSlotExecs = 1024;
 // rounds are longer. kCpuRoundTime is also the engine's default when no
 // factory chose.
 inline constexpr absl::Duration kGpuRoundTime = absl::Milliseconds(30);
+// Rounds that overlap (Executor::overlap() > 1) hide the host's work behind
+// the next round, so they can be short: a find's mutants run two rounds
+// later.
+inline constexpr absl::Duration kOverlappedRoundTime = absl::Milliseconds(3);
 inline constexpr absl::Duration kCpuRoundTime = absl::Milliseconds(40);
 
 // The exit code of usage, I/O and executor errors (libFuzzer's).
@@ -134,7 +138,13 @@ class Engine {
   // Replays the suspect slots of a stalled batch one by one; returns an
   // exit code iff the run must end (a replay found the hang, or failed).
   std::optional<int> RecoverStall(Steering& steering);
+  // Adds the new inputs of `result` to the corpus (their NEW lines and
+  // files wait for FlushNewUnits) and reports its bugs.
   std::optional<int> HandleFinds(const BatchResult& result);
+  // Saves the new inputs HandleFinds added since the last call to the
+  // corpus directory, then prints their NEW lines: an input is on disk
+  // before it is reported.
+  void FlushNewUnits();
 
   // Adds `data` to the corpus and the executor's mirror; returns the corpus
   // index, or nullopt if it was already there. `parent`: the corpus index
@@ -144,11 +154,24 @@ class Engine {
       std::optional<size_t> parent = std::nullopt);
   // The next batch's budget: `configured`, shaped by the steering and by
   // the round sizer, with the -runs left.
+  // `in_flight_requested`: executions requested by batches in flight.
   absl::StatusOr<BatchBudget> NextBudget(const BatchBudget& configured,
-                                         Steering& steering);
+                                         Steering& steering,
+                                         uint64_t in_flight_requested);
+  // Whether -runs (counting `in_flight_requested` as run) or
+  // -max_total_time is used up: no more batches are submitted.
+  bool BudgetSpent(uint64_t in_flight_requested);
+  // Fails the run on a batch the executor could not run.
+  int FailBatch(const absl::Status& status, Steering& steering);
   // Runs `batch` on the executor, timed: batch_start_, last_batch_time_
   // and busy_.
   absl::StatusOr<BatchResult> RunTimedBatch(const Batch& batch);
+  // Collects the oldest overlapped batch (Executor::CollectBatch), timed
+  // as RunTimedBatch: a batch's host time runs from the later of the last
+  // collection and this call.
+  absl::StatusOr<BatchResult> CollectTimedBatch();
+  // Sets round_start_ and round_end_ for `result`.
+  void SetRoundTimes(const BatchResult& result);
   // The round sizer for batches of at most `ceiling` mutants per slot, iff
   // rounds are sized by time (Config::adaptive_rounds).
   std::optional<RoundSizer> MakeRoundSizer(uint32_t ceiling) const;
@@ -206,8 +229,25 @@ class Engine {
   // Entries found and not yet given their fresh items (BatchPlan::fresh),
   // oldest first.
   std::vector<size_t> fresh_;
+  // Inputs added to the corpus and not yet saved and printed.
+  struct NewUnit {
+    size_t index = 0;
+    uint32_t opcode = 0;
+    std::vector<uint32_t> mutations;
+  };
+  std::vector<NewUnit> new_units_waiting_;
   FeedbackLatency latency_;
   absl::Duration batch_start_;  // of the batch whose finds are handled
+  absl::Duration last_collected_;  // when the last overlapped batch came back
+  // Feedback latency is measured on one clock for a whole run: the
+  // device's (BatchResult::device_start/end) where the executor has one,
+  // else the host's. round_start_ / round_end_: the batch whose finds are
+  // handled, on that clock.
+  enum class LatencyClock { kHost, kDevice };
+  std::optional<LatencyClock> latency_clock_;
+  absl::Duration round_start_, round_end_;
+  // The device clock's reading at the first batch (-verbosity=2 lines).
+  std::optional<absl::Duration> first_device_start_;
   std::optional<absl::Duration> loop_start_, loop_end_;
   absl::Duration busy_;      // inside Executor::RunBatch
   absl::Duration dispatch_;  // BatchResult::device_time, summed

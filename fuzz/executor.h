@@ -86,6 +86,11 @@ struct BatchResult {
   // to completion, for executors that run on a device (zero otherwise):
   // the rest of the batch's wall time is host work.
   absl::Duration device_time;
+  // When the batch's first dispatch began and its last one ended, on the
+  // device's clock (comparable only with other batches' device times of
+  // the same executor); unset where the executor has no device clock.
+  std::optional<absl::Duration> device_start;
+  std::optional<absl::Duration> device_end;
 };
 
 // Coverage observed so far by this executor (monotone).
@@ -118,6 +123,22 @@ class Executor {
   // reproducible for a deterministic executor.
   virtual absl::StatusOr<BatchResult> RunBatch(absl::Span<const WorkItem> work,
                                                uint64_t seed) = 0;
+  // Overlapped batches: how many may be submitted and not yet collected
+  // (1: batches do not overlap; then SubmitBatch and CollectBatch are
+  // unused and RunBatch runs each).
+  virtual uint32_t overlap() const { return 1; }
+  // Queues a batch behind those in flight and returns once it is queued
+  // (at most overlap() uncollected). The corpus indices of `work` must
+  // exist; inputs added later are not in this batch's view.
+  virtual absl::Status SubmitBatch(absl::Span<const WorkItem> work,
+                                   uint64_t seed) {
+    return absl::UnimplementedError("this executor does not overlap batches");
+  }
+  // The result of the oldest batch submitted and not yet collected, as
+  // RunBatch would return it; FailedPrecondition when there is none.
+  virtual absl::StatusOr<BatchResult> CollectBatch() {
+    return absl::FailedPreconditionError("no batch was submitted");
+  }
 
   // Executes `input` once, unmutated. The result holds one execution and, if
   // it found a bug or new coverage, the corresponding Find.

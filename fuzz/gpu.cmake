@@ -4,6 +4,7 @@ add_library(ringfuzz_gpu STATIC
   ${CMAKE_SOURCE_DIR}/fuzz/gpu_instrument.cc
   ${CMAKE_SOURCE_DIR}/fuzz/gpu_megakernel.cc
   ${CMAKE_SOURCE_DIR}/fuzz/gpu_executor.cc
+  ${CMAKE_SOURCE_DIR}/fuzz/gpu_executor_overlap.cc
   ${CMAKE_SOURCE_DIR}/fuzz/input_to_state.cc
   ${CMAKE_SOURCE_DIR}/fuzz/lavapipe_env.cc)
 target_include_directories(ringfuzz_gpu PUBLIC ${CMAKE_SOURCE_DIR})

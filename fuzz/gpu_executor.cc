@@ -23,16 +23,6 @@ namespace {
 // iterations, so each lane gets 1/subgroup of it, with a margin.
 constexpr uint32_t kLavapipeLoopLimit = 65535;
 constexpr uint32_t kLocalSize = 64;
-constexpr uint32_t kMaxStack = 8;
-
-uint32_t Mix(uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xFF51AFD7ED558CCDull;
-  x ^= x >> 33;
-  x *= 0xC4CEB9FE1A85EC53ull;
-  x ^= x >> 33;
-  return static_cast<uint32_t>(x);
-}
 
 uint32_t WordsFor(size_t bytes) {
   return static_cast<uint32_t>((bytes + 3) / 4);
@@ -65,6 +55,15 @@ bool IsHavocClass(uint32_t opcode) {
 }
 
 }  // namespace
+
+uint32_t GpuExecutor::Mix(uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xFF51AFD7ED558CCDull;
+  x ^= x >> 33;
+  x *= 0xC4CEB9FE1A85EC53ull;
+  x ^= x >> 33;
+  return static_cast<uint32_t>(x);
+}
 
 absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
     const GpuExecutorOptions& options) {
@@ -133,12 +132,31 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
   absl::StatusOr<vk::Buffer> cmplog = vk::Buffer::Create(
       *device, uint64_t{log_capacity} * RF_CMPLOG_ENTRY_WORDS * 4, polled);
   if (!cmplog.ok()) return cmplog.status();
+  using Overlap = GpuExecutorOptions::Overlap;
+  const bool overlap =
+      options.overlap == Overlap::kOn ||
+      (options.overlap == Overlap::kAuto && !info.is_cpu && !signature);
+  std::unique_ptr<vk::Buffer> ring2, finds2, snapshots;
+  if (overlap) {
+    for (auto [buffer, bytes] :
+         {std::pair{&ring2, ring->size()}, std::pair{&finds2, finds->size()},
+          std::pair{&snapshots, uint64_t{2} * kSnapshotWords * 4}}) {
+      absl::StatusOr<vk::Buffer> made =
+          vk::Buffer::Create(*device, bytes, polled);
+      if (!made.ok()) return made.status();
+      *buffer = std::make_unique<vk::Buffer>(*std::move(made));
+    }
+  }
 
   std::unique_ptr<GpuExecutor> executor(
       new GpuExecutor(*std::move(instance), *std::move(device),
                       *std::move(control), *std::move(ring), *std::move(finds),
                       *std::move(dict), *std::move(cmplog), options));
   GpuExecutor& e = *executor;
+  e.overlap_ = overlap;
+  e.ring2_ = std::move(ring2);
+  e.finds2_ = std::move(finds2);
+  e.snapshots_ = std::move(snapshots);
   e.ring_slots_ = ring_slots;
   e.find_capacity_ = find_capacity;
   e.scratch_entries_ = find_capacity;
@@ -174,7 +192,8 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
                                  : kernel.status();
     });
   }
-  absl::Status precise_status = e.AddProgram(*std::move(precise), e.precise_);
+  absl::Status precise_status =
+      e.AddProgram(*std::move(precise), e.precise_, overlap);
   if (fast_builder.joinable()) fast_builder.join();
   if (havoc_builder.joinable()) havoc_builder.join();
   if (!precise_status.ok()) return precise_status;
@@ -245,17 +264,24 @@ GpuExecutor::~GpuExecutor() {
 }
 
 absl::Status GpuExecutor::AddProgram(Megakernel kernel,
-                                     std::unique_ptr<Program>& slot) {
+                                     std::unique_ptr<Program>& slot,
+                                     bool second) {
   absl::StatusOr<vk::ComputePipeline> pipeline = vk::ComputePipeline::Create(
       device_, kernel.module.spirv, RF_BINDING_COUNT, sizeof(MegakernelPush));
   if (!pipeline.ok()) return pipeline.status();
   auto program = std::make_unique<Program>(
-      Program{std::move(kernel), *std::move(pipeline), nullptr});
+      Program{std::move(kernel), *std::move(pipeline), nullptr, nullptr});
   absl::StatusOr<vk::Dispatcher> dispatcher =
       vk::Dispatcher::Create(device_, program->pipeline);
   if (!dispatcher.ok()) return dispatcher.status();
   program->dispatcher =
       std::make_unique<vk::Dispatcher>(*std::move(dispatcher));
+  if (second) {
+    absl::StatusOr<vk::Dispatcher> other =
+        vk::Dispatcher::Create(device_, program->pipeline);
+    if (!other.ok()) return other.status();
+    program->second = std::make_unique<vk::Dispatcher>(*std::move(other));
+  }
   slot = std::move(program);
   return absl::OkStatus();
 }
@@ -273,6 +299,14 @@ absl::Status GpuExecutor::BindAll() {
     if (program == nullptr) continue;
     if (absl::Status s = program->dispatcher->BindBuffers(buffers); !s.ok()) {
       return s;
+    }
+    if (program->second != nullptr) {
+      const vk::Buffer* second[RF_BINDING_COUNT] = {
+          &control_, ring2_.get(), corpus_.get(), finds2_.get(),
+          &dict_,    &cmplog_,     patches_.get()};
+      if (absl::Status s = program->second->BindBuffers(second); !s.ok()) {
+        return s;
+      }
     }
   }
   return absl::OkStatus();
@@ -330,6 +364,11 @@ absl::StatusOr<uint32_t> GpuExecutor::AddInput(ByteSpan input) {
   const uint32_t index = static_cast<uint32_t>(inputs_.size() - 1);
   if (inputs_.size() > corpus_capacity_ ||
       corpus_cursor_ + words > DataStart() + corpus_data_words_) {
+    // The flights in the air read the buffer this replaces.
+    if (absl::Status s = Quiesce(); !s.ok()) {
+      inputs_.pop_back();
+      return s;
+    }
     absl::Status s = RebuildCorpus(
         std::max<uint32_t>(corpus_capacity_ * 2, index + 1),
         std::max<uint64_t>(corpus_data_words_ * 2,
@@ -355,6 +394,7 @@ absl::Status GpuExecutor::SetDictionary(const std::vector<Bytes>& tokens) {
   }
   // One word of padding after the last entry: the flat mutation engine
   // reads a token's words in pairs.
+  if (absl::Status s = Quiesce(); !s.ok()) return s;
   const uint64_t bytes =
       (std::max<uint64_t>(tokens.size(), 1) * RF_DICT_ENTRY_WORDS + 1) * 4;
   if (bytes != dict_.size()) {
@@ -375,13 +415,14 @@ absl::Status GpuExecutor::SetDictionary(const std::vector<Bytes>& tokens) {
   return absl::OkStatus();
 }
 
-void GpuExecutor::CollectFinds(BatchResult& result,
+void GpuExecutor::CollectFinds(const uint32_t* counters, uint32_t parity,
+                               BatchResult& result,
                                std::vector<Find>& candidates) {
-  uint32_t* ctrl = control_.words();
-  const uint32_t stored = std::min(ctrl[RF_RES_FIND_COUNT], find_capacity_);
-  result.dropped_finds += ctrl[RF_RES_FIND_DROPPED];
+  const uint32_t stored =
+      std::min(counters[RF_RES_FIND_COUNT], find_capacity_);
+  result.dropped_finds += counters[RF_RES_FIND_DROPPED];
   const uint32_t stride = RF_FIND_WORDS(max_len_ / 4);
-  const uint32_t* words = finds_.words();
+  const uint32_t* words = FindsOf(parity).words();
   for (uint32_t i = 0; i < stored; ++i) {
     const uint32_t* entry = words + uint64_t{i} * stride;
     Find find;
@@ -419,22 +460,44 @@ void GpuExecutor::CollectFinds(BatchResult& result,
       result.finds.push_back(std::move(find));
     }
   }
-  ctrl[RF_RES_FIND_COUNT] = 0;
-  ctrl[RF_RES_FIND_DROPPED] = 0;
   coverage_stale_ = true;
 }
 
-void GpuExecutor::CollectMutatorUses(BatchResult& result) {
-  uint32_t* uses = control_.words() + RF_RES_MUTATOR_USES;
+void GpuExecutor::CollectMutatorUses(const uint32_t* uses,
+                                     BatchResult& result) {
   result.mutator_executions.resize(RF_RES_MUTATOR_USE_WORDS);
   for (uint32_t id = 0; id < RF_RES_MUTATOR_USE_WORDS; ++id) {
     result.mutator_executions[id] += uses[id];
-    uses[id] = 0;
   }
 }
 
-void GpuExecutor::CollectCosts(uint32_t slot_count, BatchResult& result) {
-  const uint32_t* ring = ring_.words();
+uint32_t GpuExecutor::PendingSlots(uint32_t slot_count, uint32_t parity) const {
+  const uint32_t* ring = RingOf(parity).words();
+  uint32_t pending = 0;
+  for (uint32_t s = 0; s < slot_count; ++s) {
+    const uint32_t status = ring[uint64_t{s} * RF_SLOT_WORDS + RF_SLOT_STATUS];
+    if (status == RF_STATUS_PUBLISHED || status == RF_STATUS_REQUEUE) {
+      ++pending;
+    }
+  }
+  return pending;
+}
+
+void GpuExecutor::AddInterval(const vk::Dispatcher& dispatcher,
+                              BatchResult& result) {
+  const std::optional<vk::DeviceInterval> interval = dispatcher.LastInterval();
+  if (!interval) return;
+  if (!result.device_start || interval->start < *result.device_start) {
+    result.device_start = interval->start;
+  }
+  if (!result.device_end || interval->end > *result.device_end) {
+    result.device_end = interval->end;
+  }
+}
+
+void GpuExecutor::CollectCosts(uint32_t slot_count, BatchResult& result,
+                               uint32_t parity) {
+  const uint32_t* ring = RingOf(parity).words();
   for (uint32_t s = 0; s < slot_count; ++s) {
     const uint32_t* slot = ring + uint64_t{s} * RF_SLOT_WORDS;
     const uint32_t* args = slot + RF_SLOT_ARG0;
@@ -448,54 +511,64 @@ void GpuExecutor::CollectCosts(uint32_t slot_count, BatchResult& result) {
   }
 }
 
+MegakernelPush GpuExecutor::MakePush(uint32_t slot_count, uint32_t max_stack,
+                                     uint32_t seed) const {
+  MegakernelPush push;
+  push.seed = seed;
+  push.slot_count = slot_count;
+  push.find_capacity = find_capacity_;
+  push.dict_count = dict_count_;
+  push.step_budget = step_budget_;
+  push.exec_steps = exec_steps_;
+  push.max_len = max_len_;
+  push.mutation_bound = MutationStepBound(max_len_, max_stack);
+  push.flags = push_flags_;
+  // The compare table is indexed by the precise build's sites (the
+  // signature build may have no compare hooks).
+  push.cmp_sites = precise_->kernel.module.compare_sites;
+  return push;
+}
+
 absl::Status GpuExecutor::Drain(Program& program, uint32_t slot_count,
                                 uint32_t max_stack, uint64_t seed,
                                 BatchResult& result,
-                                std::vector<Find>& candidates) {
+                                std::vector<Find>& candidates,
+                                uint32_t parity) {
   uint32_t* ctrl = control_.words();
-  const uint32_t* ring = ring_.words();
+  vk::Dispatcher& dispatcher = DispatcherOf(program, parity);
   ctrl[RF_RES_STOP] = 0;
   ctrl[RF_RES_FAULTS] = 0;
-  ctrl[RF_RES_FIND_COUNT] = 0;
-  ctrl[RF_RES_FIND_DROPPED] = 0;
-  std::fill(ctrl + RF_RES_MUTATOR_USES,
-            ctrl + RF_RES_MUTATOR_USES + RF_RES_MUTATOR_USE_WORDS, 0u);
   for (uint32_t round = 0;; ++round) {
     ctrl[RF_RES_EXECS] = 0;
     ctrl[RF_RES_CLAIM_CURSOR] = 0;
     ctrl[RF_CTRL_EPOCH] += 1;
+    ctrl[RF_RES_FIND_COUNT] = 0;
+    ctrl[RF_RES_FIND_DROPPED] = 0;
+    std::fill(ctrl + RF_RES_MUTATOR_USES,
+              ctrl + RF_RES_MUTATOR_USES + RF_RES_MUTATOR_USE_WORDS, 0u);
     const uint32_t done_before = ctrl[RF_CTRL_DONE_COUNT];
-    MegakernelPush push;
-    push.seed =
-        Mix(seed * 0x9E3779B97F4A7C15ull + round + (uint64_t{++epoch_} << 32));
-    push.slot_count = slot_count;
-    push.find_capacity = find_capacity_;
-    push.dict_count = dict_count_;
-    push.step_budget = step_budget_;
-    push.exec_steps = exec_steps_;
-    push.max_len = max_len_;
-    push.mutation_bound = MutationStepBound(max_len_, max_stack);
-    push.flags = push_flags_;
-    // The compare table is indexed by the precise build's sites (the
-    // signature build may have no compare hooks).
-    push.cmp_sites = precise_->kernel.module.compare_sites;
+    MegakernelPush push = MakePush(
+        slot_count, max_stack,
+        Mix(seed * 0x9E3779B97F4A7C15ull + round +
+            (uint64_t{++epoch_} << 32)));
     if (replay_push_seed_) {
       push.seed = *replay_push_seed_;
       push.flags |= RF_PUSH_REPORT_ALL;  // a replay reports what it finds
     }
     const uint32_t groups = std::min(slot_count, groups_);
     if (steered_ != nullptr) {
-      steered_->OnDispatchStart(Wire(slot_count, push.seed));
+      steered_->OnDispatchStart(Wire(slot_count, push.seed, parity));
     }
     const absl::Time submit = absl::Now();
-    absl::Status submitted = program.dispatcher->Submit(
+    absl::Status submitted = dispatcher.Submit(
         absl::MakeConstSpan(reinterpret_cast<const uint8_t*>(&push),
                             sizeof(push)),
         groups);
     if (!submitted.ok()) return submitted;
     absl::StatusOr<bool> finished =
-        WaitForDispatch(program, slot_count, push.seed);
+        WaitForDispatch(dispatcher, slot_count, push.seed, parity);
     device_time_ += absl::Now() - submit;
+    AddInterval(dispatcher, result);
     if (!finished.ok()) return finished.status();
     if (!*finished) {
       return absl::DeadlineExceededError(absl::StrCat(
@@ -505,18 +578,12 @@ absl::Status GpuExecutor::Drain(Program& program, uint32_t slot_count,
           "The corpus found so far is on disk: rerun to resume"));
     }
     result.executions += ctrl[RF_RES_EXECS];
-    CollectMutatorUses(result);
-    CollectFinds(result, candidates);
-    NotifyEpochEnd(slot_count, push.seed);
+    CollectMutatorUses(ctrl + RF_RES_MUTATOR_USES, result);
+    CollectFinds(ctrl, parity, result, candidates);
+    NotifyEpochEnd(slot_count, push.seed, parity);
     if (host_stopped_) return absl::OkStatus();
     if (ctrl[RF_RES_STOP] != 0) return absl::OkStatus();
-    uint32_t pending = 0;
-    for (uint32_t s = 0; s < slot_count; ++s) {
-      const uint32_t status = ring[s * RF_SLOT_WORDS + RF_SLOT_STATUS];
-      if (status == RF_STATUS_PUBLISHED || status == RF_STATUS_REQUEUE) {
-        ++pending;
-      }
-    }
+    const uint32_t pending = PendingSlots(slot_count, parity);
     if (pending == 0) return absl::OkStatus();
     if (ctrl[RF_CTRL_DONE_COUNT] == done_before && ctrl[RF_RES_EXECS] == 0) {
       return absl::InternalError(absl::StrCat(
@@ -527,14 +594,16 @@ absl::Status GpuExecutor::Drain(Program& program, uint32_t slot_count,
   }
 }
 
-void GpuExecutor::MarkPublished(uint32_t count) {
+void GpuExecutor::MarkPublished(uint32_t count, uint32_t parity) {
+  uint32_t* ring = RingOf(parity).words();
   for (uint32_t s = 0; s < count; ++s) {
-    ring_.words()[s * RF_SLOT_WORDS + RF_SLOT_STATUS] = RF_STATUS_PUBLISHED;
+    ring[uint64_t{s} * RF_SLOT_WORDS + RF_SLOT_STATUS] = RF_STATUS_PUBLISHED;
   }
 }
 
-void GpuExecutor::PublishSlot(uint32_t s, const WorkItem& item, uint32_t seed) {
-  uint32_t* slot = ring_.words() + s * RF_SLOT_WORDS;
+void GpuExecutor::PublishSlot(uint32_t s, const WorkItem& item, uint32_t seed,
+                              uint32_t parity) {
+  uint32_t* slot = RingOf(parity).words() + uint64_t{s} * RF_SLOT_WORDS;
   slot[RF_SLOT_STATUS] = RF_STATUS_EMPTY;
   slot[RF_SLOT_OPCODE] = item.opcode;
   slot[RF_SLOT_TENANT] = item.tenant;
@@ -585,6 +654,7 @@ absl::Status GpuExecutor::Calibrate(const std::vector<Find>& inputs,
 
 absl::StatusOr<BatchResult> GpuExecutor::RunBatch(
     absl::Span<const WorkItem> work, uint64_t seed) {
+  if (absl::Status s = Quiesce(); !s.ok()) return s;
   BatchResult result;
   host_stopped_ = false;
   const absl::Duration device_before = device_time_;
@@ -758,6 +828,7 @@ std::vector<InputPatch> GpuExecutor::InputToStatePatches(uint32_t index) const {
 }
 
 absl::StatusOr<BatchResult> GpuExecutor::Execute(ByteSpan input) {
+  if (absl::Status s = Quiesce(); !s.ok()) return s;
   if (input.size() > max_len_) input = input.subspan(0, max_len_);
   Find find;
   find.data.assign(input.begin(), input.end());
@@ -881,7 +952,8 @@ BatchShape GpuExecutor::PreferredBatch() const {
 // ---------------------------------------------------------------------------
 // Telemetry and steering.
 
-WireView GpuExecutor::Wire(uint32_t slot_count, uint32_t push_seed) const {
+WireView GpuExecutor::Wire(uint32_t slot_count, uint32_t push_seed,
+                           uint32_t parity, const uint32_t* control) const {
   // Observers get host copies, taken with one memcpy each: on a discrete GPU
   // the buffers are device memory behind the PCIe BAR, where every word the
   // decoders read one at a time would be an uncached round trip. The
@@ -890,12 +962,16 @@ WireView GpuExecutor::Wire(uint32_t slot_count, uint32_t push_seed) const {
   const size_t control_bytes =
       std::min<size_t>(control_.bytes().size(),
                        size_t{RF_CTRL_RESULT_BASE + RF_RES_HEADER_WORDS} * 4);
+  const vk::Buffer& ring = RingOf(parity);
   const size_t ring_bytes = std::min<size_t>(
-      uint64_t{slot_count} * RF_SLOT_BYTES, ring_.bytes().size());
+      uint64_t{slot_count} * RF_SLOT_BYTES, ring.bytes().size());
   control_copy_.resize(control_bytes);
   ring_copy_.resize(ring_bytes);
-  std::memcpy(control_copy_.data(), control_.data(), control_bytes);
-  if (ring_bytes != 0) std::memcpy(ring_copy_.data(), ring_.data(), ring_bytes);
+  std::memcpy(control_copy_.data(),
+              control != nullptr ? static_cast<const void*>(control)
+                                 : control_.data(),
+              control_bytes);
+  if (ring_bytes != 0) std::memcpy(ring_copy_.data(), ring.data(), ring_bytes);
   WireView wire;
   wire.control = control_copy_;
   wire.ring = ring_copy_;
@@ -903,24 +979,32 @@ WireView GpuExecutor::Wire(uint32_t slot_count, uint32_t push_seed) const {
   return wire;
 }
 
-absl::StatusOr<bool> GpuExecutor::WaitForDispatch(Program& program,
+absl::StatusOr<bool> GpuExecutor::WaitForDispatch(vk::Dispatcher& dispatcher,
                                                   uint32_t slot_count,
-                                                  uint32_t push_seed) {
-  if (steered_ == nullptr) return program.dispatcher->Wait(dispatch_timeout_);
+                                                  uint32_t push_seed,
+                                                  uint32_t parity) {
+  if (steered_ == nullptr) return dispatcher.Wait(dispatch_timeout_);
   const absl::Time deadline = absl::Now() + dispatch_timeout_;
   for (;;) {
-    absl::StatusOr<bool> finished =
-        program.dispatcher->Wait(steered_->poll_interval());
+    absl::StatusOr<bool> finished = dispatcher.Wait(steered_->poll_interval());
     if (!finished.ok() || *finished) return finished;
-    if (steered_->OnPoll(Wire(slot_count, push_seed))) break;
+    if (steered_->OnPoll(Wire(slot_count, push_seed, parity))) break;
     if (absl::Now() >= deadline) return false;
   }
   // Every lane leaves its loop at its next check: the claim, or the next
   // mutant. A lane stuck inside an execution does not see it.
   uint32_t* ctrl = control_.words();
   ctrl[RF_CTRL_SHUTDOWN] = 1;
-  absl::StatusOr<bool> ended = program.dispatcher->Wait(shutdown_grace_);
+  absl::StatusOr<bool> ended = dispatcher.Wait(shutdown_grace_);
   if (!ended.ok()) return ended;
+  // Flights queued behind see SHUTDOWN at their first claim and end at
+  // once, claiming nothing.
+  for (Flight& flight : flights_) {
+    if (!*ended) break;
+    flight.stopped = true;
+    ended = DispatcherOf(*precise_, flight.parity).Wait(shutdown_grace_);
+    if (!ended.ok()) return ended;
+  }
   if (!*ended) {
     hung_ = true;
     return absl::UnavailableError(absl::StrCat(
@@ -935,17 +1019,13 @@ absl::StatusOr<bool> GpuExecutor::WaitForDispatch(Program& program,
   return true;
 }
 
-void GpuExecutor::NotifyEpochEnd(uint32_t slot_count, uint32_t push_seed) {
+void GpuExecutor::NotifyEpochEnd(uint32_t slot_count, uint32_t push_seed,
+                                 uint32_t parity, const uint32_t* control) {
   if (steered_ == nullptr) return;
-  const uint32_t* ring = ring_.words();
-  bool pending = false;
-  for (uint32_t s = 0; s < slot_count && !pending; ++s) {
-    const uint32_t status = ring[s * RF_SLOT_WORDS + RF_SLOT_STATUS];
-    pending = status == RF_STATUS_PUBLISHED || status == RF_STATUS_REQUEUE;
-  }
-  const bool last =
-      host_stopped_ || control_.words()[RF_RES_STOP] != 0 || !pending;
-  steered_->OnEpochEnd(Wire(slot_count, push_seed), last);
+  const uint32_t* ctrl = control != nullptr ? control : control_.words();
+  const bool last = host_stopped_ || ctrl[RF_RES_STOP] != 0 ||
+                    PendingSlots(slot_count, parity) == 0;
+  steered_->OnEpochEnd(Wire(slot_count, push_seed, parity, control), last);
 }
 
 std::optional<LaunchLimits> GpuExecutor::launch_limits() const {
@@ -988,6 +1068,7 @@ absl::Status GpuExecutor::SetTenantWords(const TenantWords& words) {
 }
 
 absl::StatusOr<BatchResult> GpuExecutor::ReplaySlot(const SuspectSlot& slot) {
+  if (absl::Status s = Quiesce(); !s.ok()) return s;
   const uint32_t* words = slot.words.data();
   const uint32_t parent = words[RF_SLOT_ARG0 + RF_ARG_PARENT];
   if (slot.index >= ring_slots_ || parent >= inputs_.size()) {

@@ -9,6 +9,7 @@
 #define RINGFUZZ_FUZZ_GPU_EXECUTOR_H_
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -85,6 +86,13 @@ struct GpuExecutorOptions {
   // word; lavapipe has one kind of memory.
   enum class RingMemory { kAuto, kHost, kDevice };
   RingMemory ring_memory = RingMemory::kAuto;
+  // Overlapped rounds (SubmitBatch): a second ring and find queue, so that
+  // the next round is published and queued while the last one runs, and
+  // the device never waits for the host between rounds. kAuto: on for GPUs
+  // in precise mode (a signature build needs its candidates re-run between
+  // rounds, and lavapipe's dispatches share the host's cores).
+  enum class Overlap { kAuto, kOn, kOff };
+  Overlap overlap = Overlap::kAuto;
   absl::Duration dispatch_timeout = absl::Seconds(60);
   // Telemetry and steering: how long a dispatch the host stopped (SHUTDOWN)
   // may take to end before the device counts as hung.
@@ -116,6 +124,16 @@ class GpuExecutor final : public Executor {
   std::vector<Bytes> AutoDictionary() const override;
   std::vector<Bytes> RecommendedDictionary() const override;
   bool compare_feedback() const override { return true; }
+  // Overlapped rounds (GpuExecutorOptions::overlap): up to two batches in
+  // flight. A batch that cannot overlap (a signature or havoc-only build,
+  // more items than ring slots, inputs to log first) waits for those in
+  // flight and runs as RunBatch does. Every other method waits for the
+  // batches in flight first where it needs the device (their results wait
+  // for CollectBatch).
+  uint32_t overlap() const override { return overlap_ ? 2u : 1u; }
+  absl::Status SubmitBatch(absl::Span<const WorkItem> work,
+                           uint64_t seed) override;
+  absl::StatusOr<BatchResult> CollectBatch() override;
 
   BatchShape PreferredBatch() const;
   // One line naming the device, e.g. "llvmpipe (...) [cpu, lavapipe, ...]".
@@ -173,18 +191,52 @@ class GpuExecutor final : public Executor {
 
  private:
   // A compiled megakernel build and its launcher (bound to the shared
-  // buffers).
+  // buffers); with overlapped rounds the precise build has a second one,
+  // bound to the second ring and find queue (parity 1).
   struct Program {
     Megakernel kernel;
     vk::ComputePipeline pipeline;
     std::unique_ptr<vk::Dispatcher> dispatcher;
+    std::unique_ptr<vk::Dispatcher> second;
+  };
+  // A round submitted by SubmitBatch and not yet finished.
+  struct Flight {
+    uint32_t parity = 0;  // which ring and find queue
+    uint32_t slot_count = 0;
+    uint32_t push_seed = 0;
+    bool stopped = false;  // the host stopped it (SHUTDOWN) before it began
   };
 
   GpuExecutor(vk::Instance instance, vk::Device device, vk::Buffer control,
               vk::Buffer ring, vk::Buffer finds, vk::Buffer dict,
               vk::Buffer cmplog, const GpuExecutorOptions& options);
 
-  absl::Status AddProgram(Megakernel kernel, std::unique_ptr<Program>& slot);
+  // Most mutations stacked on one mutant (WorkItem::stack is clamped to it).
+  static constexpr uint32_t kMaxStack = 8;
+  // The seed of a slot or dispatch from the batch's seed (a 64-bit mix).
+  static uint32_t Mix(uint64_t x);
+  absl::Status AddProgram(Megakernel kernel, std::unique_ptr<Program>& slot,
+                          bool second = false);
+  // The ring, find queue and launcher of `parity` (0: the ones every
+  // synchronous dispatch uses).
+  vk::Buffer& RingOf(uint32_t parity) { return parity == 0 ? ring_ : *ring2_; }
+  const vk::Buffer& RingOf(uint32_t parity) const {
+    return parity == 0 ? ring_ : *ring2_;
+  }
+  vk::Buffer& FindsOf(uint32_t parity) {
+    return parity == 0 ? finds_ : *finds2_;
+  }
+  static vk::Dispatcher& DispatcherOf(Program& program, uint32_t parity) {
+    return parity == 0 ? *program.dispatcher : *program.second;
+  }
+  // Overlapped rounds: waits for the oldest flight and appends its result
+  // to finished_; Quiesce does so for every flight.
+  void FinishOldest();
+  absl::Status Quiesce();
+  // Waits for `flight` (the oldest) and reads its result; `unfinished`:
+  // slots of it are still published (lanes ran out of loop budget).
+  absl::StatusOr<BatchResult> FlightResult(const Flight& flight,
+                                           bool& unfinished);
   // The build that runs fuzzing slots of work kind `opcode`.
   Program& ProgramFor(uint32_t opcode);
   absl::Status BindAll();
@@ -198,22 +250,39 @@ class GpuExecutor final : public Executor {
   void WriteCorpusEntry(uint32_t index, uint64_t offset_words, ByteSpan input);
   // Writes slot `s` for `item`, status EMPTY: invisible to the GPU until
   // MarkPublished.
-  void PublishSlot(uint32_t s, const WorkItem& item, uint32_t seed);
+  void PublishSlot(uint32_t s, const WorkItem& item, uint32_t seed,
+                   uint32_t parity = 0);
   // Sets slots [0, count) to PUBLISHED. Called after all their other words
   // are written: a slot is visible to the GPU only once fully written.
-  void MarkPublished(uint32_t count);
-  // Runs published slots [0, slot_count) of `program` to completion;
-  // appends executions and finds to `result`, candidates to `candidates`.
+  void MarkPublished(uint32_t count, uint32_t parity = 0);
+  // The push constants of a fuzzing dispatch over slots [0, slot_count).
+  MegakernelPush MakePush(uint32_t slot_count, uint32_t max_stack,
+                          uint32_t seed) const;
+  // Runs published slots [0, slot_count) of ring `parity` on `program` to
+  // completion; appends executions and finds to `result`, candidates to
+  // `candidates`. Needs no flight in the air.
   absl::Status Drain(Program& program, uint32_t slot_count, uint32_t max_stack,
                      uint64_t seed, BatchResult& result,
-                     std::vector<Find>& candidates);
-  void CollectFinds(BatchResult& result, std::vector<Find>& candidates);
-  // Adds the per-mutator execution counters (RF_RES_MUTATOR_USES) to
-  // `result.mutator_executions` and clears them.
-  void CollectMutatorUses(BatchResult& result);
-  // Appends the cost of each of the first `slot_count` ring slots that
-  // completed (DONE or FAULT) with executions to `result.costs`.
-  void CollectCosts(uint32_t slot_count, BatchResult& result);
+                     std::vector<Find>& candidates, uint32_t parity = 0);
+  // Turns the find queue of `parity` into finds, reading its counts from
+  // `counters` (control-buffer layout up to RF_RES_EDGE_MAP: the live
+  // control words, or a flight's snapshot).
+  void CollectFinds(const uint32_t* counters, uint32_t parity,
+                    BatchResult& result, std::vector<Find>& candidates);
+  // Adds the per-mutator execution counters (RF_RES_MUTATOR_USE_WORDS
+  // words at `uses`) to `result.mutator_executions`.
+  void CollectMutatorUses(const uint32_t* uses, BatchResult& result);
+  // Appends the cost of each of the first `slot_count` slots of ring
+  // `parity` that completed (DONE or FAULT) with executions to
+  // `result.costs`.
+  void CollectCosts(uint32_t slot_count, BatchResult& result,
+                    uint32_t parity = 0);
+  // Slots of the first `slot_count` of ring `parity` still PUBLISHED or
+  // REQUEUE.
+  uint32_t PendingSlots(uint32_t slot_count, uint32_t parity) const;
+  // Adds the last dispatch of `dispatcher` to `result`'s device interval.
+  static void AddInterval(const vk::Dispatcher& dispatcher,
+                          BatchResult& result);
   // Publishes runs of the `n` inputs first .. first+n-1 (corpus-buffer
   // indices), unmutated, as slots of work kind `opcode` (RF_OP_CALIBRATE or
   // RF_OP_CMPLOG: compare-log entries 0 .. n-1), one per workgroup's worth;
@@ -233,11 +302,17 @@ class GpuExecutor final : public Executor {
   // Telemetry and steering: waits for the dispatch of `program` like
   // Wait(dispatch_timeout_), polling the observer (if this round is
   // observed) every poll_interval(); stops the dispatch when it asks to.
-  absl::StatusOr<bool> WaitForDispatch(Program& program, uint32_t slot_count,
-                                       uint32_t push_seed);
-  WireView Wire(uint32_t slot_count, uint32_t push_seed) const;
+  // Waits on `dispatcher`; with overlapped rounds, a stop also ends the
+  // flights queued behind (they then claim nothing).
+  absl::StatusOr<bool> WaitForDispatch(vk::Dispatcher& dispatcher,
+                                       uint32_t slot_count, uint32_t push_seed,
+                                       uint32_t parity = 0);
+  // `control`: the control words to show (null: the live ones).
+  WireView Wire(uint32_t slot_count, uint32_t push_seed, uint32_t parity = 0,
+                const uint32_t* control = nullptr) const;
   // Tells the observer that a round ended (see DispatchObserver).
-  void NotifyEpochEnd(uint32_t slot_count, uint32_t push_seed);
+  void NotifyEpochEnd(uint32_t slot_count, uint32_t push_seed,
+                      uint32_t parity = 0, const uint32_t* control = nullptr);
 
   vk::Instance instance_;
   vk::Device device_;
@@ -246,6 +321,21 @@ class GpuExecutor final : public Executor {
   vk::Buffer finds_;
   vk::Buffer dict_;
   vk::Buffer cmplog_;                    // log_capacity_ compare-log entries
+  // Overlapped rounds (null without): the second ring and find queue, and
+  // per parity a snapshot of the control words a round leaves
+  // (kSnapshotWords each: the words before RF_RES_EDGE_MAP, then the
+  // RF_RES_MUTATOR_USE_WORDS counters), copied on the device right after
+  // the round, before the next one resets them.
+  std::unique_ptr<vk::Buffer> ring2_;
+  std::unique_ptr<vk::Buffer> finds2_;
+  std::unique_ptr<vk::Buffer> snapshots_;
+  static constexpr uint32_t kSnapshotWords =
+      RF_RES_EDGE_MAP + RF_RES_MUTATOR_USE_WORDS;
+  bool overlap_ = false;
+  std::deque<Flight> flights_;
+  std::deque<absl::StatusOr<BatchResult>> finished_;
+  uint32_t next_parity_ = 0;
+  uint32_t control_epoch_ = 0;  // RF_CTRL_EPOCH of the last flight
   std::unique_ptr<vk::Buffer> corpus_;   // replaced when it grows
   std::unique_ptr<vk::Buffer> patches_;  // replaced when it grows
   std::unique_ptr<Program> precise_;

@@ -60,6 +60,31 @@ absl::StatusOr<Dispatcher> Dispatcher::Create(const Device& device,
   RINGFUZZ_VK_RETURN_IF_ERROR(
       vkAllocateCommandBuffers(d.device_, &buffer_info, &d.command_buffer_));
 
+  // Timestamps, where the queue family writes them.
+  uint32_t families = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(device.physical(), &families,
+                                           nullptr);
+  std::vector<VkQueueFamilyProperties> family_props(families);
+  vkGetPhysicalDeviceQueueFamilyProperties(device.physical(), &families,
+                                           family_props.data());
+  const uint32_t valid_bits =
+      device.queue_family() < families
+          ? family_props[device.queue_family()].timestampValidBits
+          : 0;
+  if (valid_bits != 0) {
+    VkPhysicalDeviceProperties props;
+    vkGetPhysicalDeviceProperties(device.physical(), &props);
+    d.timestamp_period_ns_ = props.limits.timestampPeriod;
+    d.timestamp_mask_ =
+        valid_bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << valid_bits) - 1;
+    VkQueryPoolCreateInfo query_info{};
+    query_info.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
+    query_info.queryType = VK_QUERY_TYPE_TIMESTAMP;
+    query_info.queryCount = 2;
+    RINGFUZZ_VK_RETURN_IF_ERROR(
+        vkCreateQueryPool(d.device_, &query_info, nullptr, &d.timestamps_));
+  }
+
   VkFenceCreateInfo fence_info{};
   fence_info.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
   RINGFUZZ_VK_RETURN_IF_ERROR(
@@ -130,6 +155,33 @@ absl::Status Dispatcher::BindBuffers(absl::Span<const Buffer* const> buffers) {
 
 absl::Status Dispatcher::Submit(absl::Span<const uint8_t> push_constants,
                                 uint32_t groups_x) {
+  return Submit(push_constants, groups_x, DispatchCommands{});
+}
+
+absl::Status Dispatcher::Submit(absl::Span<const uint8_t> push_constants,
+                                uint32_t groups_x,
+                                const DispatchCommands& commands) {
+  for (const DispatchCommands::Update& update : commands.before) {
+    if (update.buffer == nullptr || update.words.empty() ||
+        update.words.size() > 16384 ||
+        (update.offset_words + update.words.size()) * 4 >
+            update.buffer->size()) {
+      return absl::InvalidArgumentError(
+          "Submit: a buffer update is null, empty, longer than 16,384 words "
+          "or outside its buffer; split it or fix its offset");
+    }
+  }
+  for (const DispatchCommands::Copy& copy : commands.after) {
+    if (copy.source == nullptr || copy.destination == nullptr ||
+        copy.words == 0 ||
+        (copy.source_offset_words + copy.words) * 4 > copy.source->size() ||
+        (copy.destination_offset_words + copy.words) * 4 >
+            copy.destination->size()) {
+      return absl::InvalidArgumentError(
+          "Submit: a buffer copy is null, empty or outside its buffers; fix "
+          "its offsets and length");
+    }
+  }
   if (busy()) {
     return absl::FailedPreconditionError(
         "Submit while the previous dispatch is still running; call Wait "
@@ -157,10 +209,32 @@ absl::Status Dispatcher::Submit(absl::Span<const uint8_t> push_constants,
   begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
   begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
   RINGFUZZ_VK_RETURN_IF_ERROR(vkBeginCommandBuffer(command_buffer_, &begin));
-  MemoryBarrier(command_buffer_, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                VK_ACCESS_SHADER_WRITE_BIT,
-                VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+  interval_.reset();
+  const VkPipelineStageFlags compute_and_transfer =
+      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
+  MemoryBarrier(command_buffer_, compute_and_transfer,
+                VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+                compute_and_transfer,
+                VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
+                    VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
+  if (!commands.before.empty()) {
+    for (const DispatchCommands::Update& update : commands.before) {
+      vkCmdUpdateBuffer(command_buffer_, update.buffer->handle(),
+                        update.offset_words * 4, update.words.size() * 4,
+                        update.words.data());
+    }
+    MemoryBarrier(command_buffer_, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                  VK_ACCESS_TRANSFER_WRITE_BIT,
+                  VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                  VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+  }
+  if (timestamps_ != VK_NULL_HANDLE) {
+    vkCmdResetQueryPool(command_buffer_, timestamps_, 0, 2);
+    // Written once all earlier commands are done with the compute stage:
+    // when this dispatch can begin.
+    vkCmdWriteTimestamp(command_buffer_, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                        timestamps_, 0);
+  }
   vkCmdBindPipeline(command_buffer_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_);
   if (storage_buffer_count_ > 0) {
     vkCmdBindDescriptorSets(command_buffer_, VK_PIPELINE_BIND_POINT_COMPUTE,
@@ -171,9 +245,26 @@ absl::Status Dispatcher::Submit(absl::Span<const uint8_t> push_constants,
                        push_constant_bytes_, push_constants.data());
   }
   vkCmdDispatch(command_buffer_, groups_x, 1, 1);
-  MemoryBarrier(command_buffer_, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
-                VK_ACCESS_HOST_READ_BIT);
+  if (timestamps_ != VK_NULL_HANDLE) {
+    vkCmdWriteTimestamp(command_buffer_, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                        timestamps_, 1);
+  }
+  if (!commands.after.empty()) {
+    MemoryBarrier(command_buffer_, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                  VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                  VK_ACCESS_TRANSFER_READ_BIT);
+    for (const DispatchCommands::Copy& copy : commands.after) {
+      VkBufferCopy region{};
+      region.srcOffset = copy.source_offset_words * 4;
+      region.dstOffset = copy.destination_offset_words * 4;
+      region.size = copy.words * 4;
+      vkCmdCopyBuffer(command_buffer_, copy.source->handle(),
+                      copy.destination->handle(), 1, &region);
+    }
+  }
+  MemoryBarrier(command_buffer_, compute_and_transfer,
+                VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+                VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
   RINGFUZZ_VK_RETURN_IF_ERROR(vkEndCommandBuffer(command_buffer_));
 
   RINGFUZZ_VK_RETURN_IF_ERROR(vkResetFences(device_, 1, &fence_));
@@ -196,7 +287,24 @@ absl::StatusOr<bool> Dispatcher::Wait(absl::Duration timeout) {
   if (result == VK_TIMEOUT) return false;
   RINGFUZZ_RETURN_IF_ERROR(VkResultToStatus(result, "vkWaitForFences"));
   in_flight_ = false;
+  if (timestamps_ != VK_NULL_HANDLE) {
+    uint64_t ticks[2] = {0, 0};
+    const VkResult read = vkGetQueryPoolResults(
+        device_, timestamps_, 0, 2, sizeof(ticks), ticks, sizeof(uint64_t),
+        VK_QUERY_RESULT_64_BIT);
+    if (read == VK_SUCCESS) {
+      auto at = [this](uint64_t tick) {
+        return absl::Nanoseconds(static_cast<double>(tick & timestamp_mask_) *
+                                 timestamp_period_ns_);
+      };
+      interval_ = DeviceInterval{at(ticks[0]), at(ticks[1])};
+    }
+  }
   return true;
+}
+
+std::optional<DeviceInterval> Dispatcher::LastInterval() const {
+  return in_flight_ ? std::nullopt : interval_;
 }
 
 bool Dispatcher::busy() const {
@@ -223,6 +331,10 @@ Dispatcher& Dispatcher::operator=(Dispatcher&& other) noexcept {
     command_pool_ = std::exchange(other.command_pool_, VK_NULL_HANDLE);
     command_buffer_ = std::exchange(other.command_buffer_, VK_NULL_HANDLE);
     fence_ = std::exchange(other.fence_, VK_NULL_HANDLE);
+    timestamps_ = std::exchange(other.timestamps_, VK_NULL_HANDLE);
+    timestamp_period_ns_ = other.timestamp_period_ns_;
+    timestamp_mask_ = other.timestamp_mask_;
+    interval_ = std::exchange(other.interval_, std::nullopt);
     descriptor_pool_ = std::exchange(other.descriptor_pool_, VK_NULL_HANDLE);
     descriptor_set_ = std::exchange(other.descriptor_set_, VK_NULL_HANDLE);
     bound_ = std::exchange(other.bound_, false);
@@ -242,6 +354,10 @@ void Dispatcher::Destroy() {
     in_flight_ = false;
   }
   if (fence_ != VK_NULL_HANDLE) vkDestroyFence(device_, fence_, nullptr);
+  if (timestamps_ != VK_NULL_HANDLE) {
+    vkDestroyQueryPool(device_, timestamps_, nullptr);
+  }
+  timestamps_ = VK_NULL_HANDLE;
   // Destroying the pools frees the set and the command buffer with them.
   if (descriptor_pool_ != VK_NULL_HANDLE) {
     vkDestroyDescriptorPool(device_, descriptor_pool_, nullptr);

@@ -9,6 +9,8 @@
 
 #include <cstdint>
 #include <mutex>
+#include <optional>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -31,6 +33,38 @@ namespace ringfuzz::vk {
 //
 // Lifetime: the Device and the ComputePipeline must outlive the Dispatcher;
 // bound Buffers must outlive every submission that uses them.
+// Transfers recorded into a submission around its dispatch, so that the
+// words a dispatch reads are set, and the words it leaves are saved, in
+// queue order: a submission queued behind a running one then neither
+// disturbs the running one nor has its results overwritten by the next one.
+struct DispatchCommands {
+  // vkCmdUpdateBuffer before the dispatch: `words` to `buffer` at word
+  // `offset_words` (at most 16,384 words each).
+  struct Update {
+    const Buffer* buffer = nullptr;
+    uint64_t offset_words = 0;
+    std::vector<uint32_t> words;
+  };
+  // vkCmdCopyBuffer after the dispatch, before the host may read.
+  struct Copy {
+    const Buffer* source = nullptr;
+    uint64_t source_offset_words = 0;
+    const Buffer* destination = nullptr;
+    uint64_t destination_offset_words = 0;
+    uint64_t words = 0;
+  };
+  std::vector<Update> before;
+  std::vector<Copy> after;
+};
+
+// When a finished submission's dispatch ran, on the device's clock
+// (timestamp queries scaled by timestampPeriod): comparable with other
+// times of the same Device, not with the host's clock.
+struct DeviceInterval {
+  absl::Duration start;  // the dispatch began (earlier work had ended)
+  absl::Duration end;    // the dispatch ended
+};
+
 class Dispatcher {
  public:
   static absl::StatusOr<Dispatcher> Create(const Device& device,
@@ -57,6 +91,13 @@ class Dispatcher {
   // groups_x above maxComputeWorkGroupCount[0].
   absl::Status Submit(absl::Span<const uint8_t> push_constants,
                       uint32_t groups_x);
+  // Submit with `commands` recorded around the dispatch: updates after the
+  // opening barrier (and a barrier that makes them visible to the
+  // dispatch), copies after the dispatch (ordered after its writes, and
+  // made visible to the host with them). InvalidArgument on a null buffer,
+  // an update of more than 16,384 words, or a range outside its buffer.
+  absl::Status Submit(absl::Span<const uint8_t> push_constants,
+                      uint32_t groups_x, const DispatchCommands& commands);
 
   // Returns true once the last submission has finished (immediately if none
   // is in flight) and false if it is still running after `timeout`
@@ -66,6 +107,11 @@ class Dispatcher {
 
   // True iff a submission is in flight and not yet finished.
   bool busy() const;
+
+  // When the last submission's dispatch ran, once Wait returned true for
+  // it; nullopt while it runs, before any submission, or where the queue
+  // has no timestamps (timestampValidBits 0) or reading them failed.
+  std::optional<DeviceInterval> LastInterval() const;
 
  private:
   Dispatcher() = default;
@@ -83,6 +129,12 @@ class Dispatcher {
   VkCommandPool command_pool_ = VK_NULL_HANDLE;
   VkCommandBuffer command_buffer_ = VK_NULL_HANDLE;
   VkFence fence_ = VK_NULL_HANDLE;
+  // Two timestamps per submission (before and after the dispatch); null
+  // where the queue family has no timestamps.
+  VkQueryPool timestamps_ = VK_NULL_HANDLE;
+  double timestamp_period_ns_ = 1.0;
+  uint64_t timestamp_mask_ = 0;
+  std::optional<DeviceInterval> interval_;  // of the last finished one
   VkDescriptorPool descriptor_pool_ = VK_NULL_HANDLE;
   VkDescriptorSet descriptor_set_ = VK_NULL_HANDLE;
   bool bound_ = false;

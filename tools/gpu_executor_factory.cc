@@ -22,6 +22,10 @@ absl::StatusOr<std::unique_ptr<Executor>> MakeGpuExecutor(Config& config,
   options.validation = config.validation;
   options.keep_going = config.keep_going;
   options.value_profile = config.use_value_profile;
+  using Overlap = GpuExecutorOptions::Overlap;
+  options.overlap = config.overlap < 0    ? Overlap::kAuto
+                    : config.overlap == 0 ? Overlap::kOff
+                                          : Overlap::kOn;
   // The flag parser bounds max_len by kMaxLenLimit; a Config built in code
   // that does not is refused rather than wrapped to a short length.
   if (config.max_len < 0 || config.max_len > kMaxLenLimit) {
@@ -59,7 +63,9 @@ absl::StatusOr<std::unique_ptr<Executor>> MakeGpuExecutor(Config& config,
   config.adaptive_rounds = config.slot_execs == 0;
   if (config.round_ms == 0) {
     config.round_ms = absl::ToInt64Milliseconds(
-        gpu.device_info().is_cpu ? kCpuRoundTime : kGpuRoundTime);
+        gpu.device_info().is_cpu ? kCpuRoundTime
+        : gpu.overlap() > 1      ? kOverlappedRoundTime
+                                 : kGpuRoundTime);
   }
   if (config.batch_slots == 0) config.batch_slots = shape.slots;
   if (config.slot_execs == 0) config.slot_execs = shape.execs_per_slot;

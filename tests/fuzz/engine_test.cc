@@ -340,6 +340,72 @@ TEST(EngineTest, RunsIsExact) {
   }
 }
 
+TEST(EngineTest, OverlappedBatchesKeepTwoInFlightAndFindTheMagic) {
+  Config config = TestConfig();
+  FakeExecutorOptions options;
+  options.overlap = 2;
+  FakeExecutor executor(options);
+  Outcome run = RunEngine(config, executor, {});
+  EXPECT_EQ(run.code, 77) << run.log;  // libFuzzer.s -error_exitcode
+  EXPECT_EQ(executor.most_in_flight(), 2u);
+  EXPECT_THAT(run.log, HasSubstr("fz_crash"));
+}
+
+TEST(EngineTest, RunsIsExactWithOverlappedBatches) {
+  Config config = TestConfig();
+  config.runs = 12345;
+  config.batch_slots = 7;
+  config.slot_execs = 100;
+  FakeExecutorOptions options;
+  options.magic = "0123456789abcdef";
+  options.overlap = 2;
+  FakeExecutor executor(options);
+  Outcome run = RunEngine(config, executor, {});
+  EXPECT_EQ(run.code, 0) << run.log;
+  EXPECT_EQ(run.executions, 12345u);
+  EXPECT_EQ(executor.executions(), 12345u);
+  EXPECT_EQ(executor.most_in_flight(), 2u);
+  EXPECT_EQ(1 + BatchedExecutionsRequested(executor), 12345u);
+}
+
+// A batch is planned before the results of the one in flight are read:
+// an entry found in batch N gets its fresh items in batch N + 2, and in
+// no batch planned before it was found.
+TEST(EngineTest, OverlappedBatchesGiveNewEntriesTheNextBatchPlanned) {
+  Config config = TestConfig();
+  config.batch_slots = 256;
+  config.slot_execs = 4;
+  config.runs = 20000;
+  config.verbosity = 0;
+  FakeExecutorOptions options;
+  options.magic = "0123456789abcdef";
+  options.overlap = 2;
+  FakeExecutor executor(options);
+  Outcome run = RunEngine(config, executor, {});
+  ASSERT_EQ(run.code, 0) << run.log;
+  const auto& batches = executor.batches();
+  const auto& inputs = executor.inputs_at_submit();
+  ASSERT_EQ(batches.size(), inputs.size());
+  ASSERT_GT(batches.size(), 4u);
+  size_t fresh_seen = 0;
+  for (size_t b = 1; b < batches.size(); ++b) {
+    // Entries added since the last batch was submitted are fresh here.
+    for (size_t i = inputs[b - 1]; i < inputs[b]; ++i) {
+      size_t high = 0;
+      for (const WorkItem& item : batches[b]) {
+        high += item.parent == i && item.priority == RF_PRIORITY_HIGH;
+      }
+      EXPECT_EQ(high, Scheduler::kFreshItemsPerEntry)
+          << "entry " << i << " in batch " << b;
+      ++fresh_seen;
+    }
+    for (const WorkItem& item : batches[b]) {
+      EXPECT_LT(item.parent, inputs[b]) << "batch " << b;
+    }
+  }
+  EXPECT_GT(fresh_seen, 3u);
+}
+
 TEST(EngineTest, SeedsAlwaysRunEvenBeyondRuns) {
   TempDir dir;
   for (const char* name : {"a", "b", "c"}) {

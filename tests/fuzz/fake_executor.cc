@@ -100,6 +100,28 @@ Bytes FakeExecutor::Mutate(const WorkItem& item, std::mt19937_64& rng,
   return data;
 }
 
+absl::Status FakeExecutor::SubmitBatch(absl::Span<const WorkItem> work,
+                                       uint64_t seed) {
+  if (submitted_.size() >= options_.overlap) {
+    return absl::FailedPreconditionError(
+        "SubmitBatch with overlap() batches already in flight");
+  }
+  submitted_.emplace_back(std::vector<WorkItem>(work.begin(), work.end()),
+                          seed);
+  most_in_flight_ = std::max(most_in_flight_, submitted_.size());
+  inputs_at_submit_.push_back(inputs_.size());
+  return absl::OkStatus();
+}
+
+absl::StatusOr<BatchResult> FakeExecutor::CollectBatch() {
+  if (submitted_.empty()) {
+    return absl::FailedPreconditionError("CollectBatch with none in flight");
+  }
+  auto [work, seed] = std::move(submitted_.front());
+  submitted_.pop_front();
+  return RunBatch(work, seed);
+}
+
 absl::StatusOr<BatchResult> FakeExecutor::RunBatch(
     absl::Span<const WorkItem> work, uint64_t seed) {
   if (options_.before_batch) options_.before_batch();

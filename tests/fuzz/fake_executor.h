@@ -12,6 +12,8 @@
 #define RINGFUZZ_TESTS_FUZZ_FAKE_EXECUTOR_H_
 
 #include <cstdint>
+#include <deque>
+#include <utility>
 #include <functional>
 #include <limits>
 #include <optional>
@@ -42,6 +44,9 @@ struct FakeExecutorOptions {
   // (Find::mutations: RF_MUT_CHANGE_BYTE, _INSERT, _ERASE, _SPLICE, _DICT)
   // and its results count executions per last mutator.
   bool name_mutators = false;
+  // Overlapped batches (Executor::overlap): SubmitBatch queues, and
+  // CollectBatch runs the oldest queued batch as RunBatch would.
+  uint32_t overlap = 1;
 };
 
 class FakeExecutor final : public Executor {
@@ -55,6 +60,10 @@ class FakeExecutor final : public Executor {
   absl::StatusOr<BatchResult> Execute(ByteSpan input) override;
   CoverageSummary Coverage() const override;
   size_t max_len() const override { return options_.max_len; }
+  uint32_t overlap() const override { return options_.overlap; }
+  absl::Status SubmitBatch(absl::Span<const WorkItem> work,
+                           uint64_t seed) override;
+  absl::StatusOr<BatchResult> CollectBatch() override;
 
   // What the engine did to this executor.
   const std::vector<Bytes>& inputs() const { return inputs_; }
@@ -62,6 +71,12 @@ class FakeExecutor final : public Executor {
   const std::vector<std::vector<WorkItem>>& batches() const { return batches_; }
   const std::vector<Bytes>& executed_unmutated() const { return executed_; }
   uint64_t executions() const { return executions_; }
+  // Overlapped batches: the most in flight at once, and per submitted
+  // batch the number of corpus inputs when it was submitted.
+  size_t most_in_flight() const { return most_in_flight_; }
+  const std::vector<size_t>& inputs_at_submit() const {
+    return inputs_at_submit_;
+  }
 
  private:
   // Runs `input`; returns the Find it produces, if any.
@@ -76,6 +91,9 @@ class FakeExecutor final : public Executor {
   std::vector<Bytes> dictionary_;
   std::vector<std::vector<WorkItem>> batches_;
   std::vector<Bytes> executed_;
+  std::deque<std::pair<std::vector<WorkItem>, uint64_t>> submitted_;
+  size_t most_in_flight_ = 0;
+  std::vector<size_t> inputs_at_submit_;
   absl::flat_hash_set<uint64_t> features_;
   absl::flat_hash_set<size_t> prefixes_;
   uint64_t executions_ = 0;
