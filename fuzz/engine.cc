@@ -372,13 +372,13 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler, Steering& steering) {
       if (result->device_start && result->device_end) {
         if (!first_device_start_) first_device_start_ = *result->device_start;
         out_ << "; on the device "
-             << absl::FormatDuration(absl::Trunc(
-                    *result->device_start - *first_device_start_,
-                    absl::Microseconds(1)))
+             << absl::FormatDuration(
+                    absl::Trunc(*result->device_start - *first_device_start_,
+                                absl::Microseconds(1)))
              << " + "
-             << absl::FormatDuration(absl::Trunc(
-                    *result->device_end - *result->device_start,
-                    absl::Microseconds(1)));
+             << absl::FormatDuration(
+                    absl::Trunc(*result->device_end - *result->device_start,
+                                absl::Microseconds(1)));
       }
       out_ << "\n";
     }

@@ -237,7 +237,7 @@ class Engine {
   };
   std::vector<NewUnit> new_units_waiting_;
   FeedbackLatency latency_;
-  absl::Duration batch_start_;  // of the batch whose finds are handled
+  absl::Duration batch_start_;     // of the batch whose finds are handled
   absl::Duration last_collected_;  // when the last overlapped batch came back
   // Feedback latency is measured on one clock for a whole run: the
   // device's (BatchResult::device_start/end) where the executor has one,

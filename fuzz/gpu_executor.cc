@@ -418,8 +418,7 @@ absl::Status GpuExecutor::SetDictionary(const std::vector<Bytes>& tokens) {
 void GpuExecutor::CollectFinds(const uint32_t* counters, uint32_t parity,
                                BatchResult& result,
                                std::vector<Find>& candidates) {
-  const uint32_t stored =
-      std::min(counters[RF_RES_FIND_COUNT], find_capacity_);
+  const uint32_t stored = std::min(counters[RF_RES_FIND_COUNT], find_capacity_);
   result.dropped_finds += counters[RF_RES_FIND_DROPPED];
   const uint32_t stride = RF_FIND_WORDS(max_len_ / 4);
   const uint32_t* words = FindsOf(parity).words();
@@ -549,8 +548,7 @@ absl::Status GpuExecutor::Drain(Program& program, uint32_t slot_count,
     const uint32_t done_before = ctrl[RF_CTRL_DONE_COUNT];
     MegakernelPush push = MakePush(
         slot_count, max_stack,
-        Mix(seed * 0x9E3779B97F4A7C15ull + round +
-            (uint64_t{++epoch_} << 32)));
+        Mix(seed * 0x9E3779B97F4A7C15ull + round + (uint64_t{++epoch_} << 32)));
     if (replay_push_seed_) {
       push.seed = *replay_push_seed_;
       push.flags |= RF_PUSH_REPORT_ALL;  // a replay reports what it finds
@@ -967,10 +965,10 @@ WireView GpuExecutor::Wire(uint32_t slot_count, uint32_t push_seed,
       uint64_t{slot_count} * RF_SLOT_BYTES, ring.bytes().size());
   control_copy_.resize(control_bytes);
   ring_copy_.resize(ring_bytes);
-  std::memcpy(control_copy_.data(),
-              control != nullptr ? static_cast<const void*>(control)
-                                 : control_.data(),
-              control_bytes);
+  std::memcpy(
+      control_copy_.data(),
+      control != nullptr ? static_cast<const void*>(control) : control_.data(),
+      control_bytes);
   if (ring_bytes != 0) std::memcpy(ring_copy_.data(), ring.data(), ring_bytes);
   WireView wire;
   wire.control = control_copy_;

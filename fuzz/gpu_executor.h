@@ -320,7 +320,7 @@ class GpuExecutor final : public Executor {
   vk::Buffer ring_;
   vk::Buffer finds_;
   vk::Buffer dict_;
-  vk::Buffer cmplog_;                    // log_capacity_ compare-log entries
+  vk::Buffer cmplog_;  // log_capacity_ compare-log entries
   // Overlapped rounds (null without): the second ring and find queue, and
   // per parity a snapshot of the control words a round leaves
   // (kSnapshotWords each: the words before RF_RES_EDGE_MAP, then the
@@ -335,7 +335,7 @@ class GpuExecutor final : public Executor {
   std::deque<Flight> flights_;
   std::deque<absl::StatusOr<BatchResult>> finished_;
   uint32_t next_parity_ = 0;
-  uint32_t control_epoch_ = 0;  // RF_CTRL_EPOCH of the last flight
+  uint32_t control_epoch_ = 0;           // RF_CTRL_EPOCH of the last flight
   std::unique_ptr<vk::Buffer> corpus_;   // replaced when it grows
   std::unique_ptr<vk::Buffer> patches_;  // replaced when it grows
   std::unique_ptr<Program> precise_;

@@ -289,9 +289,9 @@ absl::StatusOr<bool> Dispatcher::Wait(absl::Duration timeout) {
   in_flight_ = false;
   if (timestamps_ != VK_NULL_HANDLE) {
     uint64_t ticks[2] = {0, 0};
-    const VkResult read = vkGetQueryPoolResults(
-        device_, timestamps_, 0, 2, sizeof(ticks), ticks, sizeof(uint64_t),
-        VK_QUERY_RESULT_64_BIT);
+    const VkResult read =
+        vkGetQueryPoolResults(device_, timestamps_, 0, 2, sizeof(ticks), ticks,
+                              sizeof(uint64_t), VK_QUERY_RESULT_64_BIT);
     if (read == VK_SUCCESS) {
       auto at = [this](uint64_t tick) {
         return absl::Nanoseconds(static_cast<double>(tick & timestamp_mask_) *

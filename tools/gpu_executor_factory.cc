@@ -62,10 +62,10 @@ absl::StatusOr<std::unique_ptr<Executor>> MakeGpuExecutor(Config& config,
   // device's preferred shape (fuzz/config.h).
   config.adaptive_rounds = config.slot_execs == 0;
   if (config.round_ms == 0) {
-    config.round_ms = absl::ToInt64Milliseconds(
-        gpu.device_info().is_cpu ? kCpuRoundTime
-        : gpu.overlap() > 1      ? kOverlappedRoundTime
-                                 : kGpuRoundTime);
+    config.round_ms =
+        absl::ToInt64Milliseconds(gpu.device_info().is_cpu ? kCpuRoundTime
+                                  : gpu.overlap() > 1 ? kOverlappedRoundTime
+                                                      : kGpuRoundTime);
   }
   if (config.batch_slots == 0) config.batch_slots = shape.slots;
   if (config.slot_execs == 0) config.slot_execs = shape.execs_per_slot;

@@ -13,12 +13,12 @@
 
 #include <cstdint>
 #include <deque>
-#include <utility>
 #include <functional>
 #include <limits>
 #include <optional>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
