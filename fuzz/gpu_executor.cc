@@ -704,11 +704,12 @@ absl::StatusOr<BatchResult> GpuExecutor::RunBatch(
     }
     steered_ = nullptr;
     CollectCosts(count, result);
+    // Read before the calibration's own dispatches reset it.
+    const bool stopped = control_.words()[RF_RES_STOP] != 0 || host_stopped_;
     if (!candidates.empty()) {
       if (absl::Status s = Calibrate(candidates, result); !s.ok()) return s;
     }
-    if (control_.words()[RF_RES_STOP] != 0) break;
-    if (host_stopped_) break;
+    if (stopped) break;
     first += count;
   }
   result.device_time = device_time_ - device_before;

@@ -229,6 +229,32 @@ TEST(GpuExecutorTest, BatchCountsEveryExecutionAndFindsTheBug) {
       << executor->last_validation_message();
 }
 
+// A fault stops the batch (without -keep_going): no slot published after
+// it runs, also when the batch had candidates to re-run on the precise
+// build first (their calibration must not clear the stop).
+TEST(GpuExecutorTest, FaultStopsTheBatchEvenWithCandidatesPending) {
+  auto executor = MakeExecutor("crash_or_new.fz");
+  ASSERT_NE(executor, nullptr);
+  ASSERT_TRUE(executor->signature_mode());
+  ASSERT_TRUE(executor->AddInput(Str("AAAA")).ok());  // crashes
+  ASSERT_TRUE(executor->AddInput(Str("zzzz")).ok());  // does not
+  const uint32_t ring = executor->PreferredBatch().slots;
+  // Four ring-fulls, the first of the crashing parent: the others run
+  // only if the stop was lost.
+  std::vector<WorkItem> work = HavocWork(4 * ring, 64, 1);
+  for (uint32_t i = ring; i < work.size(); ++i) work[i].parent = 1;
+  absl::StatusOr<BatchResult> r = executor->RunBatch(work, 5);
+  ASSERT_TRUE(r.ok()) << r.status();
+  bool crashed = false;
+  for (const Find& f : r->finds) crashed |= f.kind == Find::Kind::kCrash;
+  ASSERT_TRUE(crashed);
+  EXPECT_GT(executor->candidates_evaluated(), 0u)
+      << "no candidates: the test does not exercise calibration";
+  for (const ParentCost& cost : r->costs) {
+    EXPECT_EQ(cost.parent, 0u) << "a slot published after the crash ran";
+  }
+}
+
 // Compare-table entry `site` as (a, b).
 std::pair<uint32_t, uint32_t> CompareEntry(const GpuExecutor& executor,
                                            uint32_t site) {
