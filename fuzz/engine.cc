@@ -146,7 +146,8 @@ int Engine::Fuzz(const std::vector<std::string>& dirs) {
   }
   if (dropped_finds_ > 0 && Verbose(1)) {
     out_ << "INFO: " << dropped_finds_ << " finds did not fit the executor's "
-         << "find queue; inputs like them are found again later\n";
+         << "find queue; their coverage was left new, so inputs that reach "
+            "it are found again\n";
   }
   if (Verbose(1)) {
     out_ << FormatDoneLine(total_execs_, ElapsedSeconds()) << "\n";

@@ -108,7 +108,9 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
   const uint32_t ring_slots = options.ring_slots != 0
                                   ? options.ring_slots
                                   : (info.is_cpu ? 256u : 4096u);
-  const uint32_t find_capacity = info.is_cpu ? 4096u : 16384u;
+  const uint32_t find_capacity = options.find_capacity != 0
+                                     ? options.find_capacity
+                                     : (info.is_cpu ? 4096u : 16384u);
   const uint32_t max_words = precise->max_len / 4;
   using RingMemory = GpuExecutorOptions::RingMemory;
   const vk::Placement polled =

@@ -86,6 +86,10 @@ struct GpuExecutorOptions {
   // word; lavapipe has one kind of memory.
   enum class RingMemory { kAuto, kHost, kDevice };
   RingMemory ring_memory = RingMemory::kAuto;
+  // Finds one round can queue; 0 = the device's default (4,096 on CPU
+  // devices, 16,384 on GPUs). A find that does not fit is not lost: its
+  // coverage stays new and a later execution reaching it is queued.
+  uint32_t find_capacity = 0;
   // Overlapped rounds (SubmitBatch): a second ring and find queue, so that
   // the next round is published and queued while the last one runs, and
   // the device never waits for the host between rounds. kAuto: on for GPUs

@@ -26,6 +26,7 @@ void rf_execute(uint len) {
   rf_fault_site = 0u;
   rf_prev = 0u;
   rf_new_bits = 0u;
+  rf_first_new = 0u;
   rf_exec_steps = 0u;
   rf_oob_where = 0u;
   rf_oob_index = 0u;
@@ -308,12 +309,22 @@ void rf_run_slot(uint slot, uint lane) {
       continue;
     }
 #ifdef RF_COVERAGE_SIGNATURE
+    // A candidate that does not fit the find queue leaves its signature
+    // unseen: a later execution with it is a candidate again.
     uint bit = rf_signature() & (RF_SEEN_BITS - 1u);
     if (rf_mark(RF_RES_SEEN + (bit >> 5u), 1u << (bit & 31u)) != 0u) {
-      pushed += rf_push_find(RF_FIND_CANDIDATE, slot, source, opcode, mutations);
+      uint stored =
+          rf_push_find(RF_FIND_CANDIDATE, slot, source, opcode, mutations);
+      if (stored == 0u) rf_unmark(RF_RES_SEEN * 32u + bit + 1u);
+      pushed += stored;
     }
 #else
-    pushed += rf_push_find(RF_FIND_NEW_COVERAGE, slot, source, opcode, mutations);
+    // A find that does not fit the find queue un-marks the first coverage
+    // bit it set: a later execution that reaches it is a find again.
+    uint stored =
+        rf_push_find(RF_FIND_NEW_COVERAGE, slot, source, opcode, mutations);
+    if (stored == 0u) rf_unmark(rf_first_new);
+    pushed += stored;
 #endif
   }
   if (first_fault != 0u) {

@@ -83,6 +83,10 @@ uint rf_oob_where;
 uint rf_oob_index;
 uint rf_prev;              // previous block's edge hash (AFL-style)
 uint rf_new_bits;          // coverage bits this execution set first
+// The first of them, as control word * 32 + bit + 1 (0: none yet): a find
+// that does not fit the find queue clears it again, so that the input's
+// coverage stays new and a later execution that reaches it is queued.
+uint rf_first_new;
 uint rf_site;              // written by instrumentation: site << 16 | hash16
 uint rf_exec_steps;        // target loop iterations of this execution
 uint rf_steps;             // all loop iterations of this invocation
@@ -143,6 +147,22 @@ uint rf_mark(uint w, uint bit) {
   if ((ctrl[w] & bit) != 0u) return 0u;
   uint old = atomicOr(ctrl[w], bit);
   return (old & bit) == 0u ? 1u : 0u;
+}
+
+// rf_mark for a coverage bit of the current execution: also remembers the
+// first one it set first (rf_first_new).
+uint rf_mark_new(uint w, uint bit) {
+  uint set = rf_mark(w, bit);
+  if (set != 0u && rf_first_new == 0u) {
+    rf_first_new = w * 32u + uint(findLSB(bit)) + 1u;
+  }
+  return set;
+}
+
+// Clears control word bit `at` (word * 32 + bit + 1, as rf_first_new);
+// 0 is none.
+void rf_unmark(uint at) {
+  if (at != 0u) atomicAnd(ctrl[(at - 1u) >> 5u], ~(1u << ((at - 1u) & 31u)));
 }
 
 // Coverage modes (chosen by the host when it builds the megakernel):
@@ -280,8 +300,8 @@ void rf_cov_hook() {
   uint edge = (cur ^ rf_prev) & (RF_EDGE_MAP_BITS - 1u);
   rf_prev = cur >> 1u;
   uint site = rf_site >> 16u;
-  rf_new_bits += rf_mark(RF_RES_EDGE_MAP + (edge >> 5u), 1u << (edge & 31u));
-  rf_new_bits += rf_mark(RF_RES_SITE_MAP + (site >> 5u), 1u << (site & 31u));
+  rf_new_bits += rf_mark_new(RF_RES_EDGE_MAP + (edge >> 5u), 1u << (edge & 31u));
+  rf_new_bits += rf_mark_new(RF_RES_SITE_MAP + (site >> 5u), 1u << (site & 31u));
 }
 #endif
 
@@ -296,8 +316,8 @@ void rf_feature(uint feature) {
   rf_bloom_add(h >> 8u);
   rf_bloom_add(h >> 20u);
 #else
-  rf_new_bits += rf_mark(RF_RES_EDGE_MAP + (feature >> 5u),
-                         1u << (feature & 31u));
+  rf_new_bits += rf_mark_new(RF_RES_EDGE_MAP + (feature >> 5u),
+                             1u << (feature & 31u));
 #endif
 }
 
