@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "corpus/atomic_file.h"
 #include "corpus/dir_walk.h"
+#include "corpus/file_read.h"
 #include "corpus/temp_recovery.h"
 
 namespace ringfuzz {
@@ -23,7 +24,7 @@ absl::Status MakeDirs(const std::string& dir) {
     std::string prefix = dir.substr(0, pos);
     if (mkdir(prefix.c_str(), 0755) != 0 && errno != EEXIST) {
       int err = errno;
-      return absl::ErrnoToStatus(
+      return ErrnoError(
           err, absl::StrCat("cannot create corpus directory '", dir,
                             "': ", std::strerror(err),
                             "; create it yourself or pass another first "
@@ -49,7 +50,7 @@ absl::Status CheckDirectory(const std::string& dir, bool is_first,
           "' does not exist; only the first directory (the output corpus) "
           "is created automatically: create it or fix the path"));
     }
-    return absl::ErrnoToStatus(
+    return ErrnoError(
         err, absl::StrCat("cannot access '", dir, "': ", std::strerror(err)));
   }
   if (!S_ISDIR(st.st_mode)) {

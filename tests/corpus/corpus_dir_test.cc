@@ -1,11 +1,15 @@
 #include "corpus/corpus_dir.h"
 
+#include <errno.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 #include "corpus/atomic_file.h"
 #include "corpus/dir_walk.h"
 #include "gmock/gmock.h"
@@ -174,6 +178,44 @@ TEST(CorpusDirTest, FileInsteadOfDirectoryIsAnError) {
   auto files = LoadCorpusDirs(dirs, 0, &report);
   EXPECT_FALSE(files.ok());
   EXPECT_THAT(files.status().message(), HasSubstr("is not a directory"));
+}
+
+// Counts the occurrences of `needle` in `text`.
+size_t Count(absl::string_view text, absl::string_view needle) {
+  size_t n = 0;
+  for (size_t pos = text.find(needle); pos != absl::string_view::npos;
+       pos = text.find(needle, pos + needle.size())) {
+    ++n;
+  }
+  return n;
+}
+
+TEST(CorpusDirTest, FirstDirectoryThatCannotBeCreatedGivesTheReasonOnce) {
+  TempDir root;
+  // stat() says ENOENT through the dangling link, and mkdir() of the path
+  // below it fails with ENOENT too.
+  ASSERT_EQ(symlink(root.Sub("nowhere").c_str(), root.Sub("link").c_str()), 0);
+  const std::string out = root.Sub("link/corpus");
+  CorpusLoadReport report;
+  std::vector<std::string> dirs = {out};
+  auto files = LoadCorpusDirs(dirs, 0, &report);
+  EXPECT_TRUE(absl::IsNotFound(files.status())) << files.status();
+  EXPECT_THAT(files.status().message(), HasSubstr(out));
+  EXPECT_EQ(Count(files.status().message(), std::strerror(ENOENT)), 1u)
+      << files.status();
+}
+
+TEST(CorpusDirTest, DirectoryThatCannotBeAccessedGivesTheReasonOnce) {
+  TempDir root;
+  Write(root.Sub("file"), "x");
+  const std::string below_file = root.Sub("file/corpus");
+  CorpusLoadReport report;
+  std::vector<std::string> dirs = {below_file};
+  auto files = LoadCorpusDirs(dirs, 0, &report);
+  EXPECT_TRUE(absl::IsFailedPrecondition(files.status())) << files.status();
+  EXPECT_THAT(files.status().message(), HasSubstr(below_file));
+  EXPECT_EQ(Count(files.status().message(), std::strerror(ENOTDIR)), 1u)
+      << files.status();
 }
 
 TEST(CorpusDirTest, UnreadableEntriesAreWarningsNotErrors) {
