@@ -6,6 +6,7 @@
 #include "corpus/atomic_file.h"
 #include "corpus/corpus_dir.h"
 #include "fuzz/engine.h"
+#include "fuzz/interrupt.h"
 #include "fuzz/flag_parser.h"
 
 namespace ringfuzz {
@@ -61,6 +62,7 @@ int RunCommandLine(absl::Span<const std::string> args,
     out << "ERROR: " << executor.status().message() << "\n";
     return kErrorExit;
   }
+  InstallInterruptHandlers(static_cast<int>(config.interrupted_exitcode));
   Engine engine(config, **executor, out);
   const int code = engine.Run(parsed->positional);
   if (!config.coverage_report.empty()) {

@@ -1,6 +1,7 @@
 #include "fuzz/engine.h"
 
 #include <sys/stat.h>
+#include <cerrno>
 #include <unistd.h>
 
 #include <algorithm>
@@ -18,7 +19,9 @@
 #include "corpus/corpus_dir.h"
 #include "corpus/dictionary.h"
 #include "corpus/sha1.h"
+#include "corpus/file_read.h"
 #include "fuzz/bug_report.h"
+#include "fuzz/interrupt.h"
 #include "fuzz/mutators.h"
 #include "fuzz/scheduler.h"
 
@@ -77,11 +80,13 @@ int Engine::RunFiles(const std::vector<std::string>& files) {
   out_ << "ringfuzz: Running " << files.size() << " inputs " << times
        << " time(s) each.\n";
   for (const std::string& file : files) {
+    if (Interrupted()) return ExitInterrupted();
     out_ << "Running: " << file << "\n";
-    absl::StatusOr<Bytes> data = ReadFile(file);
+    // At most one byte more than runs: a huge file costs no memory.
+    absl::StatusOr<Bytes> data = ReadFilePrefix(file, limit + 1);
     if (!data.ok()) return Fail(data.status());
     if (data->size() > limit) {
-      out_ << "INFO: " << file << " has " << data->size()
+      out_ << "INFO: " << file << " is longer than " << limit
            << " bytes; running its first " << limit
            << " (the -max_len / executor limit)\n";
       data->resize(limit);
@@ -133,17 +138,16 @@ int Engine::Fuzz(const std::vector<std::string>& dirs) {
       Steering::Create(steering_options, executor_, clock_, out_);
   if (!steering.ok()) return Fail(steering.status());
   (*steering)->SetSeedEntries(corpus_.size());
+  executor_.SetStopCheck([this] { return StopRequested(); });
   std::optional<int> code = FuzzLoop(scheduler, **steering);
+  executor_.SetStopCheck(nullptr);
   FlushNewUnits();
   loop_end_ = clock_.Now();
   if (code) return *code;
+  if (Interrupted()) return ExitInterrupted();
 
   PrintStatus(StatusEvent::kDone);
-  if (unsaved_units_ > 0) {
-    out_ << "WARNING: " << unsaved_units_ << " new inputs could not be saved "
-         << "to " << work_dir_.corpus_dir()
-         << " (see the first WARNING above); they are lost with this run\n";
-  }
+  PrintUnsavedSummary();
   if (dropped_finds_ > 0 && Verbose(1)) {
     out_ << "INFO: " << dropped_finds_ << " finds did not fit the executor's "
          << "find queue; their coverage was left new, so inputs that reach "
@@ -222,6 +226,9 @@ std::optional<int> Engine::LoadSeeds(const std::vector<std::string>& dirs,
   }
   for (const std::string& warning : report.warnings) {
     out_ << "WARNING: " << warning << "\n";
+  }
+  for (const std::string& note : report.notes) {
+    out_ << "INFO: " << note << "\n";
   }
   for (size_t d = 0; d < dirs.size(); ++d) {
     out_ << "INFO: Loaded " << report.files_per_dir[d] << " files from "
@@ -401,8 +408,20 @@ bool Engine::BudgetSpent(uint64_t in_flight_requested) {
                                static_cast<uint64_t>(config_.runs)) {
     return true;
   }
+  return StopRequested();
+}
+
+bool Engine::StopRequested() {
+  if (Interrupted()) return true;
   return config_.max_total_time > 0 &&
-         ElapsedSeconds() >= static_cast<uint64_t>(config_.max_total_time);
+         clock_.Now() - start_ >= absl::Seconds(config_.max_total_time);
+}
+
+int Engine::ExitInterrupted() {
+  out_ << "==" << getpid() << "== libFuzzer: run interrupted; exiting\n";
+  PrintUnsavedSummary();
+  PrintFinalStats();
+  return static_cast<int>(config_.interrupted_exitcode);
 }
 
 int Engine::FailBatch(const absl::Status& status, Steering& steering) {
@@ -617,13 +636,42 @@ void Engine::SaveToCorpusDir(const CorpusEntry& entry) {
     }
     return;
   }
-  if (unsaved_units_++ == 0) {
+  ++unsaved_units_;
+  if (fallback_dir_.empty()) {
+    const char* tmp = getenv("TMPDIR");
+    fallback_dir_ = absl::StrCat(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp",
+                                 "/ringfuzz-unsaved-", getpid());
     out_ << "WARNING: a new input could not be saved to the corpus "
             "directory: "
-         << written.message()
-         << "\nWARNING: fuzzing continues with the input in memory; further "
-            "failures are only counted\n";
+         << written.message() << "\nWARNING: inputs the corpus directory "
+         << "does not take are saved to " << fallback_dir_
+         << " instead (or, failing that, printed as UNSAVED-INPUT lines): "
+            "copy them into "
+         << work_dir_.corpus_dir() << " once it can be written\n";
   }
+  absl::Status fallback = mkdir(fallback_dir_.c_str(), 0755) == 0 ||
+                                  errno == EEXIST
+                              ? WriteFileAtomically(
+                                    absl::StrCat(fallback_dir_, "/", entry.sha1),
+                                    entry.data)
+                              : absl::UnavailableError("cannot create it");
+  if (fallback.ok()) {
+    ++fallback_units_;
+    return;
+  }
+  // Nowhere to write: the input goes into the log, which is all that is
+  // left to keep it.
+  out_ << "UNSAVED-INPUT " << entry.sha1 << " ";
+  for (uint8_t byte : entry.data) out_ << absl::StrFormat("%02x", byte);
+  out_ << "\n";
+}
+
+void Engine::PrintUnsavedSummary() {
+  if (unsaved_units_ == 0) return;
+  out_ << "WARNING: " << unsaved_units_ << " new inputs could not be saved to "
+       << work_dir_.corpus_dir() << ": " << fallback_units_ << " were saved to "
+       << fallback_dir_ << ", " << unsaved_units_ - fallback_units_
+       << " printed as UNSAVED-INPUT lines (hex)\n";
 }
 
 void Engine::AttributeExecutions(const std::vector<WorkItem>& work,
@@ -686,6 +734,7 @@ int Engine::ReportBugAndExit(const Find& find, std::vector<uint32_t> opcodes,
   request.base_sha1 = std::move(base_sha1);
   request.save_artifact = save_artifact;
   ReportBug(request, work_dir_, out_);  // prints the input if not saved
+  PrintUnsavedSummary();
   PrintFinalStats();
   return static_cast<int>(find.kind == Find::Kind::kTimeout
                               ? config_.timeout_exitcode

@@ -189,6 +189,15 @@ class Engine {
   // -keep_going: reports `find` unless the same bug was reported before.
   void ReportBugAndContinue(const Find& find, std::string base_sha1);
   int Fail(const absl::Status& status);
+  // Whether the run must stop: an interrupt (SIGINT, SIGTERM) or
+  // -max_total_time spent.
+  bool StopRequested();
+  // After an interrupt: libFuzzer's line, the final stats, and
+  // -interrupted_exitcode.
+  int ExitInterrupted();
+  // How many new inputs the corpus directory did not take, and where they
+  // are (nothing when all were saved).
+  void PrintUnsavedSummary();
 
   uint64_t ElapsedSeconds();
   void PrintStatus(StatusEvent event, const std::string& suffix = "");
@@ -226,6 +235,8 @@ class Engine {
   int bug_exit_code_ = 0;
   uint64_t dropped_finds_ = 0;
   uint64_t unsaved_units_ = 0;  // new inputs the corpus dir did not take
+  uint64_t fallback_units_ = 0;  // of them, saved to fallback_dir_
+  std::string fallback_dir_;     // set at the first failure
   // Entries found and not yet given their fresh items (BatchPlan::fresh),
   // oldest first.
   std::vector<size_t> fresh_;

@@ -7,6 +7,7 @@
 #define RINGFUZZ_FUZZ_EXECUTOR_H_
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -139,6 +140,11 @@ class Executor {
   virtual absl::StatusOr<BatchResult> CollectBatch() {
     return absl::FailedPreconditionError("no batch was submitted");
   }
+  // `check` (may be empty): polled while a batch runs, every few tens of
+  // milliseconds at most; once it returns true the batch ends early (its
+  // result counts what ran) and so do the batches in flight, so that a
+  // time budget or an interrupt ends a run within a round's time.
+  virtual void SetStopCheck(std::function<bool()> check) {}
 
   // Executes `input` once, unmutated. The result holds one execution and, if
   // it found a bug or new coverage, the corresponding Find.

@@ -47,6 +47,9 @@ Find::Kind KindOf(uint32_t raw) {
 // a CMP mutant draws one of them uniformly.
 constexpr size_t kMaxPatchesPerInput = 128;
 
+// How often a dispatch's wait looks at the stop check.
+constexpr absl::Duration kStopPoll = absl::Milliseconds(20);
+
 // Work kinds that a havoc-only build runs as the full build does
 // (MegakernelOptions::havoc_only).
 bool IsHavocClass(uint32_t opcode) {
@@ -583,6 +586,10 @@ absl::Status GpuExecutor::Drain(Program& program, uint32_t slot_count,
     NotifyEpochEnd(slot_count, push.seed, parity);
     if (host_stopped_) return absl::OkStatus();
     if (ctrl[RF_RES_STOP] != 0) return absl::OkStatus();
+    if (stop_check_ && stoppable_ && stop_check_()) {
+      host_stopped_ = true;
+      return absl::OkStatus();
+    }
     const uint32_t pending = PendingSlots(slot_count, parity);
     if (pending == 0) return absl::OkStatus();
     if (ctrl[RF_CTRL_DONE_COUNT] == done_before && ctrl[RF_RES_EXECS] == 0) {
@@ -699,12 +706,12 @@ absl::StatusOr<BatchResult> GpuExecutor::RunBatch(
     MarkPublished(count);
     std::vector<Find> candidates;
     steered_ = observer_;
-    if (absl::Status s =
-            Drain(program, count, max_stack, seed + first, result, candidates);
-        !s.ok()) {
-      return s;
-    }
+    stoppable_ = true;
+    absl::Status drained =
+        Drain(program, count, max_stack, seed + first, result, candidates);
+    stoppable_ = false;
     steered_ = nullptr;
+    if (!drained.ok()) return drained;
     CollectCosts(count, result);
     // Read before the calibration's own dispatches reset it.
     const bool stopped = control_.words()[RF_RES_STOP] != 0 || host_stopped_;
@@ -984,12 +991,20 @@ absl::StatusOr<bool> GpuExecutor::WaitForDispatch(vk::Dispatcher& dispatcher,
                                                   uint32_t slot_count,
                                                   uint32_t push_seed,
                                                   uint32_t parity) {
-  if (steered_ == nullptr) return dispatcher.Wait(dispatch_timeout_);
+  const bool check = stop_check_ && stoppable_;
+  if (steered_ == nullptr && !check) return dispatcher.Wait(dispatch_timeout_);
   const absl::Time deadline = absl::Now() + dispatch_timeout_;
+  const absl::Duration poll =
+      steered_ != nullptr ? std::min(steered_->poll_interval(), kStopPoll)
+                          : kStopPoll;
   for (;;) {
-    absl::StatusOr<bool> finished = dispatcher.Wait(steered_->poll_interval());
+    absl::StatusOr<bool> finished = dispatcher.Wait(poll);
     if (!finished.ok() || *finished) return finished;
-    if (steered_->OnPoll(Wire(slot_count, push_seed, parity))) break;
+    if (steered_ != nullptr &&
+        steered_->OnPoll(Wire(slot_count, push_seed, parity))) {
+      break;
+    }
+    if (check && stop_check_()) break;
     if (absl::Now() >= deadline) return false;
   }
   // Every lane leaves its loop at its next check: the claim, or the next

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -138,6 +139,9 @@ class GpuExecutor final : public Executor {
   absl::Status SubmitBatch(absl::Span<const WorkItem> work,
                            uint64_t seed) override;
   absl::StatusOr<BatchResult> CollectBatch() override;
+  void SetStopCheck(std::function<bool()> check) override {
+    stop_check_ = std::move(check);
+  }
 
   BatchShape PreferredBatch() const;
   // One line naming the device, e.g. "llvmpipe (...) [cpu, lavapipe, ...]".
@@ -306,8 +310,10 @@ class GpuExecutor final : public Executor {
   // Telemetry and steering: waits for the dispatch of `program` like
   // Wait(dispatch_timeout_), polling the observer (if this round is
   // observed) every poll_interval(); stops the dispatch when it asks to.
-  // Waits on `dispatcher`; with overlapped rounds, a stop also ends the
-  // flights queued behind (they then claim nothing).
+  // Waits on `dispatcher`, polling the observer (when steered) and the stop
+  // check; a stop (observer or check) sets SHUTDOWN and ends the dispatch,
+  // and with overlapped rounds also the flights queued behind (they then
+  // claim nothing).
   absl::StatusOr<bool> WaitForDispatch(vk::Dispatcher& dispatcher,
                                        uint32_t slot_count, uint32_t push_seed,
                                        uint32_t parity = 0);
@@ -387,6 +393,10 @@ class GpuExecutor final : public Executor {
   std::optional<uint32_t> replay_push_seed_;  // set while replaying a slot
   uint32_t replay_exec_steps_ = 0;
   absl::Duration shutdown_grace_;
+  std::function<bool()> stop_check_;  // see Executor::SetStopCheck
+  // Whether the dispatch waited for is a fuzzing round that the stop check
+  // may end (never calibration or compare logging: their inputs are finds).
+  bool stoppable_ = false;
 };
 
 }  // namespace ringfuzz

@@ -135,8 +135,10 @@ void GpuExecutor::FinishOldest() {
   BatchResult rest;
   std::vector<Find> unused;
   steered_ = observer_;
+  stoppable_ = true;
   absl::Status drained = Drain(*precise_, flight.slot_count, kMaxStack,
                                flight.push_seed, rest, unused, flight.parity);
+  stoppable_ = false;
   steered_ = nullptr;
   if (drained.ok()) {
     result->executions += rest.executions;
@@ -169,8 +171,10 @@ absl::StatusOr<BatchResult> GpuExecutor::FlightResult(const Flight& flight,
         Wire(flight.slot_count, flight.push_seed, flight.parity));
   }
   const absl::Time waited = absl::Now();
+  stoppable_ = !flight.stopped;
   absl::StatusOr<bool> finished = WaitForDispatch(
       dispatcher, flight.slot_count, flight.push_seed, flight.parity);
+  stoppable_ = false;
   if (!finished.ok() || !*finished) {
     steered_ = nullptr;
     if (!finished.ok()) return finished.status();

@@ -3,6 +3,8 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <csignal>
+#include <optional>
 #include <filesystem>
 #include <map>
 #include <regex>
@@ -15,6 +17,7 @@
 #include "corpus/atomic_file.h"
 #include "corpus/sha1.h"
 #include "fuzz/bug_report.h"
+#include "fuzz/interrupt.h"
 #include "fuzz/scheduler.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -574,9 +577,40 @@ TEST(EngineTest, ArtifactWriteFailureKeepsTheInputInTheLog) {
   EXPECT_THAT(ListDir(dir.path()), ElementsAre("big"));
 }
 
-TEST(EngineTest, CorpusWriteFailureIsReportedAndFuzzingContinues) {
+// Sets TMPDIR for the life of the object.
+class ScopedTmpdir {
+ public:
+  explicit ScopedTmpdir(const std::string& dir) {
+    const char* old = getenv("TMPDIR");
+    if (old != nullptr) old_ = old;
+    setenv("TMPDIR", dir.c_str(), 1);
+  }
+  ~ScopedTmpdir() {
+    if (old_) {
+      setenv("TMPDIR", old_->c_str(), 1);
+    } else {
+      unsetenv("TMPDIR");
+    }
+  }
+
+ private:
+  std::optional<std::string> old_;
+};
+
+// The number of NEW lines in `log`.
+size_t NewLines(const std::string& log) {
+  size_t n = 0;
+  for (size_t at = log.find("\tNEW "); at != std::string::npos;
+       at = log.find("\tNEW ", at + 1)) {
+    ++n;
+  }
+  return n;
+}
+
+TEST(EngineTest, CorpusWriteFailureKeepsEveryInputInAFallbackDirectory) {
   TempDir root;
   std::string out = root.Sub("out");
+  ScopedTmpdir tmpdir(root.path());
   FakeExecutorOptions options;
   options.magic = "0123456789abcdef";
   // After the seeds, the output directory disappears.
@@ -589,11 +623,85 @@ TEST(EngineTest, CorpusWriteFailureIsReportedAndFuzzingContinues) {
   EXPECT_THAT(run.log, HasSubstr("WARNING: a new input could not be saved to "
                                  "the corpus directory: cannot write '" +
                                  out + "/"));
-  EXPECT_THAT(run.log, HasSubstr("fuzzing continues with the input in memory"));
-  EXPECT_THAT(run.log, ContainsRegex("WARNING: [0-9]+ new inputs could not be "
-                                     "saved to " +
-                                     out));
-  EXPECT_GT(run.corpus_size, 1u);
+  const std::string fallback =
+      root.Sub("ringfuzz-unsaved-" + std::to_string(getpid()));
+  EXPECT_THAT(run.log, HasSubstr("saved to " + fallback + " instead"));
+  // Every input reported NEW is in the fallback directory, by its SHA-1.
+  const size_t reported = NewLines(run.log);
+  ASSERT_GT(reported, 0u);
+  std::vector<std::string> saved = ListDir(fallback);
+  EXPECT_EQ(saved.size(), reported);
+  for (const std::string& name : saved) {
+    absl::StatusOr<Bytes> data = ReadFile(fallback + "/" + name);
+    ASSERT_TRUE(data.ok());
+    EXPECT_EQ(Sha1Hex(*data), name);
+  }
+  EXPECT_THAT(run.log,
+              HasSubstr("WARNING: " + std::to_string(reported) +
+                        " new inputs could not be saved to " + out + ": " +
+                        std::to_string(reported) + " were saved to " +
+                        fallback));
+}
+
+TEST(EngineTest, InputsNoDirectoryTakesArePrintedInTheLog) {
+  TempDir root;
+  std::string out = root.Sub("out");
+  ScopedTmpdir tmpdir(root.Sub("no/such/dir"));
+  FakeExecutorOptions options;
+  options.magic = "0123456789abcdef";
+  options.before_batch = [out] { std::filesystem::remove_all(out); };
+  FakeExecutor executor(options);
+  Config config = TestConfig();
+  config.runs = 20000;
+  Outcome run = RunEngine(config, executor, {out});
+  EXPECT_EQ(run.code, 0);
+  const size_t reported = NewLines(run.log);
+  ASSERT_GT(reported, 0u);
+  // One UNSAVED-INPUT line per NEW line, whose hex is the input named.
+  std::regex line("UNSAVED-INPUT ([0-9a-f]{40}) ([0-9a-f]*)\n");
+  size_t printed = 0;
+  for (std::sregex_iterator it(run.log.begin(), run.log.end(), line), end;
+       it != end; ++it) {
+    const std::string hex = (*it)[2];
+    Bytes data;
+    for (size_t i = 0; i + 1 < hex.size(); i += 2) {
+      data.push_back(static_cast<uint8_t>(std::stoi(hex.substr(i, 2), nullptr,
+                                                    16)));
+    }
+    EXPECT_EQ(Sha1Hex(data), (*it)[1]);
+    ++printed;
+  }
+  EXPECT_EQ(printed, reported);
+}
+
+// SIGINT/SIGTERM: the loop stops, what was found is saved, and the run
+// ends as libFuzzer's does (its line, the final stats, exit 72).
+TEST(EngineTest, InterruptStopsLikeLibFuzzer) {
+  for (bool overlap : {false, true}) {
+    TempDir root;
+    std::string out = root.Sub("out");
+    FakeExecutorOptions options;
+    options.magic = "0123456789abcdef";
+    options.overlap = overlap ? 2 : 1;
+    int batches = 0;
+    options.before_batch = [&batches] {
+      if (++batches == 5) RequestInterrupt(SIGINT);
+    };
+    FakeExecutor executor(options);
+    Config config = TestConfig();
+    config.print_final_stats = true;
+    Outcome run = RunEngine(config, executor, {out});
+    ResetInterrupt();
+    EXPECT_EQ(run.code, 72) << run.log;
+    EXPECT_THAT(run.log,
+                HasSubstr("==" + std::to_string(getpid()) +
+                          "== libFuzzer: run interrupted; exiting\n"));
+    EXPECT_THAT(run.log, HasSubstr("stat::number_of_executed_units:"));
+    EXPECT_THAT(run.log, Not(HasSubstr("\nDone ")));
+    // Nothing after the batches in flight ran.
+    EXPECT_LE(batches, overlap ? 6 : 5);
+    EXPECT_EQ(ListDir(out).size(), NewLines(run.log));
+  }
 }
 
 TEST(EngineTest, SeedThatCrashesStopsBeforeFuzzing) {

@@ -314,6 +314,28 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(GpuExecutorOptions::CoverageMode::kPrecise,
                       GpuExecutorOptions::CoverageMode::kSignature));
 
+// The stop check ends a batch early (a time budget or an interrupt must
+// not wait for a long batch), counting what ran.
+TEST(GpuExecutorTest, StopCheckEndsALongBatchEarly) {
+  auto executor = MakeExecutor("hits.fz");
+  ASSERT_NE(executor, nullptr);
+  ASSERT_TRUE(executor->AddInput(Str("x.x.x.x.")).ok());
+  // A first batch pays for lavapipe's first use of the pipelines.
+  ASSERT_TRUE(executor->RunBatch(HavocWork(4, 64, 1), 3).ok());
+  const std::vector<WorkItem> work = HavocWork(256, 200000, 1);
+  const absl::Time stop_at = absl::Now() + absl::Milliseconds(300);
+  executor->SetStopCheck([stop_at] { return absl::Now() >= stop_at; });
+  absl::StatusOr<BatchResult> r = executor->RunBatch(work, 1);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_GT(r->executions, 0u);
+  EXPECT_LT(r->executions, uint64_t{256} * 200000 / 4);
+  executor->SetStopCheck(nullptr);
+  // The executor goes on: the next batch runs whole.
+  absl::StatusOr<BatchResult> next = executor->RunBatch(HavocWork(4, 64, 1), 2);
+  ASSERT_TRUE(next.ok()) << next.status();
+  EXPECT_EQ(next->executions, 256u);
+}
+
 // Compare-table entry `site` as (a, b).
 std::pair<uint32_t, uint32_t> CompareEntry(const GpuExecutor& executor,
                                            uint32_t site) {
