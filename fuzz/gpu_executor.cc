@@ -167,6 +167,10 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
   e.scratch_entries_ = find_capacity;
   e.log_capacity_ = log_capacity;
   e.max_len_ = precise->max_len;
+  // The build holds whole words; inputs stop at the exact length asked.
+  e.len_limit_ = options.max_len == 0
+                     ? precise->max_len
+                     : std::min(options.max_len, precise->max_len);
   // The signature build is compiled and turned into a pipeline on a second
   // thread while this one makes the precise build's pipeline: lavapipe
   // spends most of the start-up compiling each, one core per pipeline.
@@ -252,6 +256,26 @@ GpuExecutor::GpuExecutor(vk::Instance instance, vk::Device device,
   }
 }
 
+absl::Status GpuExecutor::Hung() {
+  // Whatever the dispatch uses stays as it is: no later call may free or
+  // replace a buffer under it (CheckUsable), and destruction leaks them.
+  hung_ = true;
+  return absl::DeadlineExceededError(absl::StrCat(
+      "the megakernel did not finish within ",
+      absl::FormatDuration(dispatch_timeout_),
+      "; the device may be hung (a target loop without a budget?) and is "
+      "fenced off for the rest of this process. The corpus found so far is "
+      "on disk: rerun to resume"));
+}
+
+absl::Status GpuExecutor::CheckUsable() const {
+  if (!hung_) return absl::OkStatus();
+  return absl::FailedPreconditionError(
+      "the device is hung (a dispatch never ended), so nothing more runs on "
+      "it in this process; restart ringfuzz to resume (the corpus is on "
+      "disk; the device may need a reset)");
+}
+
 GpuExecutor::~GpuExecutor() {
   if (!hung_) return;
   // Telemetry and steering: the device still runs a dispatch that never
@@ -261,6 +285,9 @@ GpuExecutor::~GpuExecutor() {
   (void)havoc_.release();
   (void)corpus_.release();
   (void)patches_.release();
+  (void)ring2_.release();
+  (void)finds2_.release();
+  (void)snapshots_.release();
   for (vk::Buffer* buffer : {&control_, &ring_, &finds_, &dict_, &cmplog_}) {
     (void)new vk::Buffer(std::move(*buffer));
   }
@@ -363,14 +390,15 @@ void GpuExecutor::WriteCorpusEntry(uint32_t index, uint64_t offset_words,
 }
 
 absl::StatusOr<uint32_t> GpuExecutor::AddInput(ByteSpan input) {
-  if (input.size() > max_len_) input = input.subspan(0, max_len_);
+  if (input.size() > len_limit_) input = input.subspan(0, len_limit_);
   const uint32_t words = WordsFor(input.size());
   inputs_.emplace_back(input.begin(), input.end());
   const uint32_t index = static_cast<uint32_t>(inputs_.size() - 1);
   if (inputs_.size() > corpus_capacity_ ||
       corpus_cursor_ + words > DataStart() + corpus_data_words_) {
     // The flights in the air read the buffer this replaces.
-    if (absl::Status s = Quiesce(); !s.ok()) {
+    absl::Status usable = CheckUsable();
+    if (absl::Status s = usable.ok() ? Quiesce() : usable; !s.ok()) {
       inputs_.pop_back();
       return s;
     }
@@ -399,6 +427,7 @@ absl::Status GpuExecutor::SetDictionary(const std::vector<Bytes>& tokens) {
   }
   // One word of padding after the last entry: the flat mutation engine
   // reads a token's words in pairs.
+  if (absl::Status s = CheckUsable(); !s.ok()) return s;
   if (absl::Status s = Quiesce(); !s.ok()) return s;
   const uint64_t bytes =
       (std::max<uint64_t>(tokens.size(), 1) * RF_DICT_ENTRY_WORDS + 1) * 4;
@@ -431,7 +460,7 @@ void GpuExecutor::CollectFinds(const uint32_t* counters, uint32_t parity,
     const uint32_t* entry = words + uint64_t{i} * stride;
     Find find;
     find.kind = KindOf(entry[RF_FIND_KIND]);
-    const uint32_t len = std::min(entry[RF_FIND_LEN], max_len_);
+    const uint32_t len = std::min(entry[RF_FIND_LEN], len_limit_);
     const uint8_t* data =
         reinterpret_cast<const uint8_t*>(entry + RF_FIND_HEADER_WORDS);
     find.data.assign(data, data + len);
@@ -524,7 +553,7 @@ MegakernelPush GpuExecutor::MakePush(uint32_t slot_count, uint32_t max_stack,
   push.dict_count = dict_count_;
   push.step_budget = step_budget_;
   push.exec_steps = exec_steps_;
-  push.max_len = max_len_;
+  push.max_len = len_limit_;
   push.mutation_bound = MutationStepBound(max_len_, max_stack);
   push.flags = push_flags_;
   // The compare table is indexed by the precise build's sites (the
@@ -573,13 +602,7 @@ absl::Status GpuExecutor::Drain(Program& program, uint32_t slot_count,
     device_time_ += absl::Now() - submit;
     AddInterval(dispatcher, result);
     if (!finished.ok()) return finished.status();
-    if (!*finished) {
-      return absl::DeadlineExceededError(absl::StrCat(
-          "the megakernel did not finish within ",
-          absl::FormatDuration(dispatch_timeout_),
-          "; the device may be hung (a target loop without a budget?). "
-          "The corpus found so far is on disk: rerun to resume"));
-    }
+    if (!*finished) return Hung();
     result.executions += ctrl[RF_RES_EXECS];
     CollectMutatorUses(ctrl + RF_RES_MUTATOR_USES, result);
     CollectFinds(ctrl, parity, result, candidates);
@@ -661,6 +684,7 @@ absl::Status GpuExecutor::Calibrate(const std::vector<Find>& inputs,
 
 absl::StatusOr<BatchResult> GpuExecutor::RunBatch(
     absl::Span<const WorkItem> work, uint64_t seed) {
+  if (absl::Status s = CheckUsable(); !s.ok()) return s;
   if (absl::Status s = Quiesce(); !s.ok()) return s;
   BatchResult result;
   host_stopped_ = false;
@@ -836,8 +860,9 @@ std::vector<InputPatch> GpuExecutor::InputToStatePatches(uint32_t index) const {
 }
 
 absl::StatusOr<BatchResult> GpuExecutor::Execute(ByteSpan input) {
+  if (absl::Status s = CheckUsable(); !s.ok()) return s;
   if (absl::Status s = Quiesce(); !s.ok()) return s;
-  if (input.size() > max_len_) input = input.subspan(0, max_len_);
+  if (input.size() > len_limit_) input = input.subspan(0, len_limit_);
   Find find;
   find.data.assign(input.begin(), input.end());
   BatchResult result;
@@ -1084,6 +1109,7 @@ absl::Status GpuExecutor::SetTenantWords(const TenantWords& words) {
 }
 
 absl::StatusOr<BatchResult> GpuExecutor::ReplaySlot(const SuspectSlot& slot) {
+  if (absl::Status s = CheckUsable(); !s.ok()) return s;
   if (absl::Status s = Quiesce(); !s.ok()) return s;
   const uint32_t* words = slot.words.data();
   const uint32_t parent = words[RF_SLOT_ARG0 + RF_ARG_PARENT];

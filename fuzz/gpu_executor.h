@@ -124,7 +124,7 @@ class GpuExecutor final : public Executor {
                                        uint64_t seed) override;
   absl::StatusOr<BatchResult> Execute(ByteSpan input) override;
   CoverageSummary Coverage() const override;
-  size_t max_len() const override { return max_len_; }
+  size_t max_len() const override { return len_limit_; }
   absl::StatusOr<std::vector<LineCoverage>> Lines() const override;
   std::vector<Bytes> AutoDictionary() const override;
   std::vector<Bytes> RecommendedDictionary() const override;
@@ -237,6 +237,12 @@ class GpuExecutor final : public Executor {
   static vk::Dispatcher& DispatcherOf(Program& program, uint32_t parity) {
     return parity == 0 ? *program.dispatcher : *program.second;
   }
+  // Marks the executor hung (a dispatch did not end in time) and returns
+  // the error that says so.
+  absl::Status Hung();
+  // FailedPrecondition once hung: nothing may run, and no buffer a running
+  // dispatch uses may be freed or replaced.
+  absl::Status CheckUsable() const;
   // Overlapped rounds: waits for the oldest flight and appends its result
   // to finished_; Quiesce does so for every flight.
   void FinishOldest();
@@ -377,7 +383,8 @@ class GpuExecutor final : public Executor {
   uint32_t exec_steps_ = 0;
   uint32_t groups_ = 0;
   uint32_t epoch_ = 0;
-  uint32_t max_len_ = 0;
+  uint32_t max_len_ = 0;    // of the build: a whole number of words
+  uint32_t len_limit_ = 0;  // what inputs may hold (GpuExecutorOptions)
   uint32_t push_flags_ = 0;
   mutable CoverageSummary coverage_;                       // Coverage() cache
   mutable std::vector<uint8_t> control_copy_, ring_copy_;  // for Wire()

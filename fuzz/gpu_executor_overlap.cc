@@ -29,6 +29,7 @@ namespace ringfuzz {
 
 absl::Status GpuExecutor::SubmitBatch(absl::Span<const WorkItem> work,
                                       uint64_t seed) {
+  if (absl::Status s = CheckUsable(); !s.ok()) return s;
   if (!overlap_ || work.empty() || work.size() > ring_slots_) {
     // RunBatch waits for the flights first: results stay in order.
     finished_.push_back(RunBatch(work, seed));
@@ -109,8 +110,11 @@ absl::StatusOr<BatchResult> GpuExecutor::CollectBatch() {
 }
 
 absl::Status GpuExecutor::Quiesce() {
-  while (!flights_.empty()) FinishOldest();
-  return absl::OkStatus();
+  while (!flights_.empty()) {
+    if (absl::Status s = CheckUsable(); !s.ok()) return s;
+    FinishOldest();
+  }
+  return CheckUsable();
 }
 
 void GpuExecutor::FinishOldest() {
@@ -178,11 +182,7 @@ absl::StatusOr<BatchResult> GpuExecutor::FlightResult(const Flight& flight,
   if (!finished.ok() || !*finished) {
     steered_ = nullptr;
     if (!finished.ok()) return finished.status();
-    return absl::DeadlineExceededError(absl::StrCat(
-        "the megakernel did not finish within ",
-        absl::FormatDuration(dispatch_timeout_),
-        "; the device may be hung (a target loop without a budget?). "
-        "The corpus found so far is on disk: rerun to resume"));
+    return Hung();
   }
   AddInterval(dispatcher, result);
   result.device_time = result.device_end && result.device_start

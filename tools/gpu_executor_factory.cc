@@ -33,7 +33,7 @@ absl::StatusOr<std::unique_ptr<Executor>> MakeGpuExecutor(Config& config,
         absl::StrCat("-max_len=", config.max_len, " is outside [0, ",
                      kMaxLenLimit, "]; fix: pass a length in that range"));
   }
-  options.max_len = static_cast<uint32_t>((config.max_len + 3) / 4 * 4);
+  options.max_len = static_cast<uint32_t>(config.max_len);
   // -loop_budget, else -timeout seconds at 10^6 loop iterations per second,
   // saturated at UINT32_MAX (never multiplied past it); the executor caps it
   // at what the device can bound (0 = its default).

@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "shaders/ringfuzz_wire.h"
 
@@ -334,6 +335,56 @@ TEST(GpuExecutorTest, StopCheckEndsALongBatchEarly) {
   absl::StatusOr<BatchResult> next = executor->RunBatch(HavocWork(4, 64, 1), 2);
   ASSERT_TRUE(next.ok()) << next.status();
   EXPECT_EQ(next->executions, 256u);
+}
+
+// A dispatch that outlives its timeout fences the executor off: every
+// later call that would run something, or free a buffer the dispatch may
+// still use, fails with a clear error, and destruction returns.
+TEST(GpuExecutorTest, ATimedOutDispatchFencesTheExecutorOff) {
+  GpuExecutorOptions options;
+  options.target_path = Data("hits.fz");
+  options.device = "cpu";
+  options.dispatch_timeout = absl::Microseconds(1);
+  absl::StatusOr<std::unique_ptr<GpuExecutor>> executor =
+      GpuExecutor::Create(options);
+  ASSERT_TRUE(executor.ok()) << executor.status();
+  ASSERT_TRUE((*executor)->AddInput(Str("x.x.x.x.")).ok());
+  absl::StatusOr<BatchResult> r =
+      (*executor)->RunBatch(HavocWork(64, 100000, 1), 1);
+  ASSERT_EQ(r.status().code(), absl::StatusCode::kDeadlineExceeded)
+      << r.status();
+  EXPECT_TRUE((*executor)->hung());
+  absl::StatusOr<BatchResult> again =
+      (*executor)->RunBatch(HavocWork(1, 64, 1), 2);
+  EXPECT_EQ(again.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(std::string(again.status().message()),
+              ::testing::HasSubstr("the device is hung"));
+  EXPECT_EQ((*executor)->Execute(Str("x")).status().code(),
+            absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ((*executor)->SetDictionary({Str("ab")}).code(),
+            absl::StatusCode::kFailedPrecondition);
+}
+
+// -max_len=5 means inputs of at most 5 bytes, though the build holds
+// whole words: hits.fz's loop needs 8 bytes and is never reached.
+TEST(GpuExecutorTest, MaxLenIsExactNotRoundedToWords) {
+  auto executor = MakeExecutor("hits.fz", 5);
+  ASSERT_NE(executor, nullptr);
+  EXPECT_EQ(executor->max_len(), 5u);
+  ASSERT_TRUE(executor->AddInput(Str("x.x.x.x.x.")).ok());  // truncated
+  size_t finds = 0;
+  for (int batch = 0; batch < 4; ++batch) {
+    absl::StatusOr<BatchResult> r =
+        executor->RunBatch(HavocWork(16, 256, 4), batch);
+    ASSERT_TRUE(r.ok()) << r.status();
+    for (const Find& find : r->finds) {
+      EXPECT_LE(find.data.size(), 5u);
+      ++finds;
+    }
+  }
+  absl::StatusOr<BatchResult> whole = executor->Execute(Str("xxxxxxxxxx"));
+  ASSERT_TRUE(whole.ok());
+  for (const Find& find : whole->finds) EXPECT_LE(find.data.size(), 5u);
 }
 
 // Compare-table entry `site` as (a, b).
