@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "fuzz/lavapipe_env.h"
 #include "fuzz/mutators.h"
+#include "fuzz/ring_slots.h"
 #include "shaders/ringfuzz_mutators.h"
 #include "shaders/ringfuzz_wire.h"
 
@@ -633,8 +634,9 @@ void GpuExecutor::MarkPublished(uint32_t count, uint32_t parity) {
 
 void GpuExecutor::PublishSlot(uint32_t s, const WorkItem& item, uint32_t seed,
                               uint32_t parity) {
+  // Status EMPTY or DONE (PrepareToPublish): invisible to the GPU until
+  // MarkPublished.
   uint32_t* slot = RingOf(parity).words() + uint64_t{s} * RF_SLOT_WORDS;
-  slot[RF_SLOT_STATUS] = RF_STATUS_EMPTY;
   slot[RF_SLOT_OPCODE] = item.opcode;
   slot[RF_SLOT_TENANT] = item.tenant;
   slot[RF_SLOT_PRIORITY] = item.priority;
@@ -659,11 +661,12 @@ absl::Status GpuExecutor::Calibrate(const std::vector<Find>& inputs,
       WriteCorpusEntry(corpus_capacity_ + i, ScratchOffset(i),
                        inputs[first + i].data);
     }
-    const uint32_t published =
+    absl::StatusOr<uint32_t> published =
         PublishInputRuns(RF_OP_CALIBRATE, corpus_capacity_, n);
+    if (!published.ok()) return published.status();
     BatchResult evaluated;
     std::vector<Find> unused;
-    if (absl::Status s = Drain(*precise_, published, 1, 0, evaluated, unused);
+    if (absl::Status s = Drain(*precise_, *published, 1, 0, evaluated, unused);
         !s.ok()) {
       return s;
     }
@@ -720,6 +723,11 @@ absl::StatusOr<BatchResult> GpuExecutor::RunBatch(
                          std::max(item.parent, item.partner),
                          " but the executor holds ", inputs_.size()));
       }
+      if (s == 0) {
+        if (absl::Status p = PrepareToPublish(ring_.words(), count); !p.ok()) {
+          return p;
+        }
+      }
       PublishSlot(s, item, Mix(seed + first + s));
       max_stack =
           std::max(max_stack, std::clamp<uint32_t>(item.stack, 1, kMaxStack));
@@ -749,8 +757,9 @@ absl::StatusOr<BatchResult> GpuExecutor::RunBatch(
   return result;
 }
 
-uint32_t GpuExecutor::PublishInputRuns(uint32_t opcode, uint32_t first,
-                                       uint32_t n) {
+absl::StatusOr<uint32_t> GpuExecutor::PublishInputRuns(uint32_t opcode,
+                                                       uint32_t first,
+                                                       uint32_t n) {
   // One slot per workgroup's worth of inputs (a slot runs on one
   // workgroup, and on lavapipe a workgroup on one core), in contiguous
   // ranges.
@@ -758,6 +767,9 @@ uint32_t GpuExecutor::PublishInputRuns(uint32_t opcode, uint32_t first,
       (n + precise_->kernel.local_size - 1) / precise_->kernel.local_size, 1,
       std::min(ring_slots_, groups_));
   const uint32_t per_slot = (n + slots - 1) / slots;
+  if (absl::Status s = PrepareToPublish(ring_.words(), slots); !s.ok()) {
+    return s;
+  }
   uint32_t published = 0;
   for (uint32_t start = 0; start < n; start += per_slot, ++published) {
     WorkItem item;
@@ -778,10 +790,12 @@ absl::Status GpuExecutor::LogNewInputs() {
     const uint32_t first = logged_inputs_;
     const uint32_t n = static_cast<uint32_t>(
         std::min<size_t>(log_capacity_, inputs_.size() - first));
-    const uint32_t published = PublishInputRuns(RF_OP_CMPLOG, first, n);
+    absl::StatusOr<uint32_t> published =
+        PublishInputRuns(RF_OP_CMPLOG, first, n);
+    if (!published.ok()) return published.status();
     BatchResult ignored;  // corpus inputs again: nothing new to find
     std::vector<Find> unused;
-    if (absl::Status s = Drain(*precise_, published, 1, 0, ignored, unused);
+    if (absl::Status s = Drain(*precise_, *published, 1, 0, ignored, unused);
         !s.ok()) {
       return s;
     }

@@ -8,6 +8,7 @@
 #ifndef RINGFUZZ_FUZZ_GPU_EXECUTOR_H_
 #define RINGFUZZ_FUZZ_GPU_EXECUTOR_H_
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -213,6 +214,8 @@ class GpuExecutor final : public Executor {
     uint32_t slot_count = 0;
     uint32_t push_seed = 0;
     bool stopped = false;  // the host stopped it (SHUTDOWN) before it began
+    // Its RF_CTRL_PRIORITY_PARTITIONS words.
+    std::array<uint32_t, RF_CTRL_PRIORITY_PARTITION_COUNT> partitions = {};
   };
 
   GpuExecutor(vk::Instance instance, vk::Device device, vk::Buffer control,
@@ -301,7 +304,8 @@ class GpuExecutor final : public Executor {
   // indices), unmutated, as slots of work kind `opcode` (RF_OP_CALIBRATE or
   // RF_OP_CMPLOG: compare-log entries 0 .. n-1), one per workgroup's worth;
   // returns the number of slots.
-  uint32_t PublishInputRuns(uint32_t opcode, uint32_t first, uint32_t n);
+  absl::StatusOr<uint32_t> PublishInputRuns(uint32_t opcode, uint32_t first,
+                                            uint32_t n);
   // Runs every corpus input added since the last call once more on the
   // precise build with its comparisons logged (RF_OP_CMPLOG), and stores
   // the input-to-state patches derived from each input's own log in the

@@ -22,6 +22,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "fuzz/gpu_executor.h"
+#include "fuzz/ring_slots.h"
 #include "fuzz/steering_wire.h"
 #include "shaders/ringfuzz_wire.h"
 
@@ -52,6 +53,10 @@ absl::Status GpuExecutor::SubmitBatch(absl::Span<const WorkItem> work,
   if (flights_.size() >= 2) FinishOldest();
   const uint32_t parity = next_parity_;
   const uint32_t count = static_cast<uint32_t>(work.size());
+  if (absl::Status s = PrepareToPublish(RingOf(parity).words(), count);
+      !s.ok()) {
+    return s;
+  }
   uint32_t max_stack = 1;
   for (uint32_t s = 0; s < count; ++s) {
     PublishSlot(s, work[s], Mix(seed + s), parity);
@@ -91,7 +96,7 @@ absl::Status GpuExecutor::SubmitBatch(absl::Span<const WorkItem> work,
                                       sizeof(push)),
                   std::min(count, groups_), commands);
   if (!submitted.ok()) return submitted;
-  flights_.push_back({parity, count, push.seed});
+  flights_.push_back({parity, count, push.seed, false, partitions});
   next_parity_ ^= 1;
   return absl::OkStatus();
 }
@@ -138,6 +143,10 @@ void GpuExecutor::FinishOldest() {
   }
   BatchResult rest;
   std::vector<Find> unused;
+  // The drain reads the live control words: this flight's partitions, not
+  // the last flight's.
+  std::copy(flight.partitions.begin(), flight.partitions.end(),
+            control_.words() + RF_CTRL_PRIORITY_PARTITIONS);
   steered_ = observer_;
   stoppable_ = true;
   absl::Status drained = Drain(*precise_, flight.slot_count, kMaxStack,
