@@ -10,6 +10,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "fuzz/find_decode.h"
 #include "fuzz/lavapipe_env.h"
 #include "fuzz/mutators.h"
 #include "fuzz/ring_slots.h"
@@ -27,21 +28,6 @@ constexpr uint32_t kLocalSize = 64;
 
 uint32_t WordsFor(size_t bytes) {
   return static_cast<uint32_t>((bytes + 3) / 4);
-}
-
-Find::Kind KindOf(uint32_t raw) {
-  switch (raw) {
-    case RF_FIND_CRASH:
-      return Find::Kind::kCrash;
-    case RF_FIND_OVERREAD:
-      return Find::Kind::kOverread;
-    case RF_FIND_TIMEOUT:
-      return Find::Kind::kTimeout;
-    case RF_FIND_OUT_OF_BOUNDS:
-      return Find::Kind::kOutOfBounds;
-    default:
-      return Find::Kind::kNewCoverage;
-  }
 }
 
 // Input-to-state patches kept per corpus input (fuzz/input_to_state.h):
@@ -450,51 +436,35 @@ absl::Status GpuExecutor::SetDictionary(const std::vector<Bytes>& tokens) {
   return absl::OkStatus();
 }
 
-void GpuExecutor::CollectFinds(const uint32_t* counters, uint32_t parity,
-                               BatchResult& result,
-                               std::vector<Find>& candidates) {
+absl::Status GpuExecutor::CollectFinds(const uint32_t* counters,
+                                       uint32_t parity, BatchResult& result,
+                                       std::vector<Find>& candidates) {
   const uint32_t stored = std::min(counters[RF_RES_FIND_COUNT], find_capacity_);
   result.dropped_finds += counters[RF_RES_FIND_DROPPED];
-  const uint32_t stride = RF_FIND_WORDS(max_len_ / 4);
-  const uint32_t* words = FindsOf(parity).words();
-  for (uint32_t i = 0; i < stored; ++i) {
-    const uint32_t* entry = words + uint64_t{i} * stride;
-    Find find;
-    find.kind = KindOf(entry[RF_FIND_KIND]);
-    const uint32_t len = std::min(entry[RF_FIND_LEN], len_limit_);
-    const uint8_t* data =
-        reinterpret_cast<const uint8_t*>(entry + RF_FIND_HEADER_WORDS);
-    find.data.assign(data, data + len);
-    find.parent = entry[RF_FIND_PARENT];
-    find.opcode = entry[RF_FIND_OPCODE];
-    find.code = entry[RF_FIND_CODE];
-    find.aux = entry[RF_FIND_AUX];
-    find.new_bits = entry[RF_FIND_NEW_BITS];
-    find.mutations = UnpackMutations(entry[RF_FIND_MUTATIONS]);
-    if (IsBug(find.kind)) {
-      const InstrumentedModule& module = precise_->kernel.module;
-      const std::vector<SiteLocation>& locations = module.locations;
-      uint32_t loc = entry[RF_FIND_SITE];
-      if (find.kind == Find::Kind::kOutOfBounds) {
-        // SITE is the bounds site; both builds number them alike (module
-        // order).
-        const bool known = loc < module.bounds_sites.size();
-        find.aux = known ? module.bounds_sites[loc].length : 0;
-        loc = known ? module.bounds_sites[loc].location : locations.size();
-      }
-      if (loc < locations.size() && locations[loc].line != 0) {
-        find.function = locations[loc].function;
-        find.file = locations[loc].file;
-        find.line = locations[loc].line;
-      }
-    }
-    if (entry[RF_FIND_KIND] == RF_FIND_CANDIDATE) {
-      candidates.push_back(std::move(find));
-    } else {
-      result.finds.push_back(std::move(find));
+  const InstrumentedModule& module = precise_->kernel.module;
+  const vk::Buffer& queue = FindsOf(parity);
+  DecodedFindQueue decoded = DecodeFindQueue(
+      absl::MakeConstSpan(queue.words(), queue.size() / 4), stored, max_len_,
+      {module.locations, module.bounds_sites});
+  coverage_stale_ = true;
+  if (!decoded.errors.empty()) {
+    return absl::InternalError(absl::StrCat(
+        "the find queue holds an entry the wire protocol does not define (",
+        decoded.errors.front(), decoded.errors.size() > 1 ? ", and " : "",
+        decoded.errors.size() > 1
+            ? absl::StrCat(decoded.errors.size() - 1, " more")
+            : "",
+        "): a device fault or a megakernel bug; the inputs found so far are "
+        "saved"));
+  }
+  for (std::vector<Find>* list : {&decoded.finds, &decoded.candidates}) {
+    for (Find& find : *list) {
+      if (find.data.size() > len_limit_) find.data.resize(len_limit_);
     }
   }
-  coverage_stale_ = true;
+  for (Find& find : decoded.finds) result.finds.push_back(std::move(find));
+  for (Find& find : decoded.candidates) candidates.push_back(std::move(find));
+  return absl::OkStatus();
 }
 
 void GpuExecutor::CollectMutatorUses(const uint32_t* uses,
@@ -606,7 +576,10 @@ absl::Status GpuExecutor::Drain(Program& program, uint32_t slot_count,
     if (!*finished) return Hung();
     result.executions += ctrl[RF_RES_EXECS];
     CollectMutatorUses(ctrl + RF_RES_MUTATOR_USES, result);
-    CollectFinds(ctrl, parity, result, candidates);
+    if (absl::Status s = CollectFinds(ctrl, parity, result, candidates);
+        !s.ok()) {
+      return s;
+    }
     NotifyEpochEnd(slot_count, push.seed, parity);
     if (host_stopped_) return absl::OkStatus();
     if (ctrl[RF_RES_STOP] != 0) return absl::OkStatus();

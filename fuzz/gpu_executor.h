@@ -284,8 +284,9 @@ class GpuExecutor final : public Executor {
   // Turns the find queue of `parity` into finds, reading its counts from
   // `counters` (control-buffer layout up to RF_RES_EDGE_MAP: the live
   // control words, or a flight's snapshot).
-  void CollectFinds(const uint32_t* counters, uint32_t parity,
-                    BatchResult& result, std::vector<Find>& candidates);
+  // An entry the protocol does not define (an unknown kind) is an error.
+  absl::Status CollectFinds(const uint32_t* counters, uint32_t parity,
+                            BatchResult& result, std::vector<Find>& candidates);
   // Adds the per-mutator execution counters (RF_RES_MUTATOR_USE_WORDS
   // words at `uses`) to `result.mutator_executions`.
   void CollectMutatorUses(const uint32_t* uses, BatchResult& result);

@@ -203,7 +203,12 @@ absl::StatusOr<BatchResult> GpuExecutor::FlightResult(const Flight& flight,
   result.executions = snapshot[RF_RES_EXECS];
   CollectMutatorUses(snapshot + RF_RES_EDGE_MAP, result);
   std::vector<Find> candidates;  // none: the precise build reports coverage
-  CollectFinds(snapshot, flight.parity, result, candidates);
+  if (absl::Status s =
+          CollectFinds(snapshot, flight.parity, result, candidates);
+      !s.ok()) {
+    steered_ = nullptr;
+    return s;
+  }
   NotifyEpochEnd(flight.slot_count, flight.push_seed, flight.parity, snapshot);
   steered_ = nullptr;
   CollectCosts(flight.slot_count, result, flight.parity);
