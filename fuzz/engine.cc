@@ -838,7 +838,13 @@ void Engine::PrintFeedbackSummary() {
                              latency_.Quantile(0.99),
                              BusyPercent(device_busy(), LoopTime()))
        << "\n";
-  if (rounds_ > 0) {
+  if (rounds_ > 0 && executor_.overlap() > 1) {
+    // The host's work on a round ran while the next one ran on the device.
+    out_ << "INFO: " << rounds_ << " overlapped rounds of "
+         << absl::FormatDuration(
+                absl::Trunc(dispatch_ / rounds_, absl::Microseconds(10)))
+         << " on the device on average\n";
+  } else if (rounds_ > 0) {
     const absl::Duration mean = busy_ / rounds_;
     const absl::Duration device = dispatch_ / rounds_;
     out_ << "INFO: " << rounds_ << " rounds of "
