@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs one libFuzzer harness of tests/hostfuzz for a bounded number of runs
 # from its seed corpus (read only: new inputs go to a temporary directory),
-# and prints PASS: when it ends clean. Crash artifacts are kept under
-# ARTIFACT_PREFIX.
+# and prints PASS: with the runs libFuzzer counted when it ends clean (extra
+# flags such as -max_total_time may end it earlier). Crash artifacts are
+# kept under ARTIFACT_PREFIX.
 #
 #   run_harness.sh HARNESS SEED_DIR RUNS ARTIFACT_PREFIX [libFuzzer flags...]
 set -uo pipefail
@@ -16,4 +17,5 @@ start=$(date +%s)
 rc=$?
 tail -25 "$work/log"
 [ $rc -eq 0 ] || { echo "FAIL: $(basename "$harness") exited $rc"; exit 1; }
-echo "PASS: $(basename "$harness"): $runs runs clean in $(( $(date +%s) - start )) s"
+done_runs=$(sed -n 's/^stat::number_of_executed_units: //p' "$work/log")
+echo "PASS: $(basename "$harness"): ${done_runs:-$runs} runs clean in $(( $(date +%s) - start )) s"
