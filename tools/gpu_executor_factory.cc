@@ -47,6 +47,11 @@ absl::StatusOr<std::unique_ptr<Executor>> MakeGpuExecutor(Config& config,
   }
   options.loop_budget =
       static_cast<uint32_t>(std::clamp<int64_t>(budget, 0, kMaxBudget));
+  if (config.reproducible) {
+    // lavapipe runs workgroups on a pool of threads; one thread runs them in
+    // order, so the first execution to reach new coverage is always the same.
+    setenv("LP_NUM_THREADS", "1", 1);
+  }
   absl::StatusOr<std::unique_ptr<GpuExecutor>> executor =
       GpuExecutor::Create(options);
   if (!executor.ok()) return executor.status();
@@ -59,8 +64,14 @@ absl::StatusOr<std::unique_ptr<Executor>> MakeGpuExecutor(Config& config,
       << " loop steps per execution\n";
   const BatchShape shape = gpu.PreferredBatch();
   // Automatic -slot_execs: the engine sizes rounds by time, up to the
-  // device's preferred shape (fuzz/config.h).
-  config.adaptive_rounds = config.slot_execs == 0;
+  // device's preferred shape (fuzz/config.h); not when the run must be
+  // reproducible, since time is not.
+  config.adaptive_rounds = config.slot_execs == 0 && !config.reproducible;
+  if (config.reproducible && !gpu.device_info().is_cpu) {
+    log << "WARNING: -reproducible=1 on a GPU: rounds have a fixed size, but "
+           "which of two mutants reaching the same new coverage in one round "
+           "is kept depends on the GPU's scheduling, so runs may differ\n";
+  }
   if (config.round_ms == 0) {
     config.round_ms =
         absl::ToInt64Milliseconds(gpu.device_info().is_cpu ? kCpuRoundTime
