@@ -6,8 +6,8 @@
 #include "corpus/atomic_file.h"
 #include "corpus/corpus_dir.h"
 #include "fuzz/engine.h"
-#include "fuzz/interrupt.h"
 #include "fuzz/flag_parser.h"
+#include "fuzz/interrupt.h"
 
 namespace ringfuzz {
 
@@ -64,10 +64,16 @@ int RunCommandLine(absl::Span<const std::string> args,
   }
   InstallInterruptHandlers(static_cast<int>(config.interrupted_exitcode));
   Engine engine(config, **executor, out);
+  // After a lost device the engine makes its executor again, as this one
+  // was made (the factory's log lines go to the same stream).
+  engine.SetExecutorFactory([&make_executor, config] {
+    Config again = config;
+    return make_executor(again);
+  });
   const int code = engine.Run(parsed->positional);
   if (!config.coverage_report.empty()) {
     if (absl::Status s =
-            WriteCoverageReport(**executor, config.coverage_report);
+            WriteCoverageReport(engine.executor(), config.coverage_report);
         !s.ok()) {
       out << "ERROR: " << s.message() << "\n";
       return code == 0 ? kErrorExit : code;

@@ -1,10 +1,10 @@
 #include "fuzz/engine.h"
 
 #include <sys/stat.h>
-#include <cerrno>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <deque>
@@ -18,8 +18,8 @@
 #include "corpus/atomic_file.h"
 #include "corpus/corpus_dir.h"
 #include "corpus/dictionary.h"
-#include "corpus/sha1.h"
 #include "corpus/file_read.h"
+#include "corpus/sha1.h"
 #include "fuzz/bug_report.h"
 #include "fuzz/interrupt.h"
 #include "fuzz/mutators.h"
@@ -57,7 +57,7 @@ uint64_t FloorPowerOfTwo(uint64_t x) {
 Engine::Engine(const Config& config, Executor& executor, std::ostream& out,
                Clock& clock, SteeringOptions steering)
     : config_(config),
-      executor_(executor),
+      executor_(&executor),
       out_(out),
       clock_(clock),
       steering_options_(std::move(steering)),
@@ -73,7 +73,7 @@ int Engine::Run(const std::vector<std::string>& positional) {
 
 int Engine::RunFiles(const std::vector<std::string>& files) {
   const int64_t times = std::max<int64_t>(1, config_.runs);
-  size_t limit = executor_.max_len();
+  size_t limit = executor_->max_len();
   if (config_.max_len > 0) {
     limit = std::min<size_t>(limit, static_cast<size_t>(config_.max_len));
   }
@@ -93,7 +93,7 @@ int Engine::RunFiles(const std::vector<std::string>& files) {
     }
     absl::Duration begin = clock_.Now();
     for (int64_t i = 0; i < times; ++i) {
-      absl::StatusOr<BatchResult> result = executor_.Execute(*data);
+      absl::StatusOr<BatchResult> result = executor_->Execute(*data);
       if (!result.ok()) return Fail(result.status());
       total_execs_ += result->executions;
       for (const Find& find : result->finds) {
@@ -130,17 +130,20 @@ int Engine::Fuzz(const std::vector<std::string>& dirs) {
     out_ << "INFO: -round_ms is ignored: -slot_execs=" << config_.slot_execs
          << " fixes the mutants per slot\n";
   }
-  Scheduler scheduler(seed_, have_dictionary_, executor_.compare_feedback());
+  Scheduler scheduler(seed_, have_dictionary_, executor_->compare_feedback());
   SteeringOptions steering_options = steering_options_;
   steering_options.telemetry_out = config_.telemetry_out;
   steering_options.dump_buffers = config_.dump_buffers;
   absl::StatusOr<std::unique_ptr<Steering>> steering =
-      Steering::Create(steering_options, executor_, clock_, out_);
+      Steering::Create(steering_options, *executor_, clock_, out_);
   if (!steering.ok()) return Fail(steering.status());
   (*steering)->SetSeedEntries(corpus_.size());
-  executor_.SetStopCheck([this] { return StopRequested(); });
-  std::optional<int> code = FuzzLoop(scheduler, **steering);
-  executor_.SetStopCheck(nullptr);
+  seed_entries_ = corpus_.size();
+  steering_ = *std::move(steering);
+  executor_->SetStopCheck([this] { return StopRequested(); });
+  std::optional<int> code = FuzzLoop(scheduler);
+  executor_->SetStopCheck(nullptr);
+  steering_.reset();
   FlushNewUnits();
   loop_end_ = clock_.Now();
   if (code) return *code;
@@ -178,13 +181,14 @@ std::optional<int> Engine::LoadDictionary() {
     tokens = *std::move(loaded);
   }
   const size_t from_file = tokens.size();
-  for (Bytes& token : executor_.AutoDictionary()) {
+  for (Bytes& token : executor_->AutoDictionary()) {
     if (std::find(tokens.begin(), tokens.end(), token) == tokens.end()) {
       tokens.push_back(std::move(token));
     }
   }
   if (tokens.empty()) return std::nullopt;
-  if (absl::Status s = executor_.SetDictionary(tokens); !s.ok()) {
+  dictionary_ = tokens;
+  if (absl::Status s = executor_->SetDictionary(tokens); !s.ok()) {
     return Fail(s);
   }
   have_dictionary_ = true;
@@ -201,7 +205,7 @@ std::optional<int> Engine::LoadDictionary() {
 
 std::optional<int> Engine::LoadSeeds(const std::vector<std::string>& dirs,
                                      std::vector<Bytes>& seeds) {
-  size_t limit = executor_.max_len();
+  size_t limit = executor_->max_len();
   if (limit == 0) {
     return Fail(absl::FailedPreconditionError(
         "the executor cannot run inputs of any length (max_len 0)"));
@@ -263,8 +267,16 @@ std::optional<int> Engine::RunSeeds(const std::vector<Bytes>& seeds) {
     inputs.push_back(Bytes{'\n'});
   }
   for (const Bytes& input : inputs) {
-    absl::StatusOr<BatchResult> result = executor_.Execute(input);
+    absl::StatusOr<BatchResult> result = executor_->Execute(input);
+    while (!result.ok() &&
+           result.status().code() == absl::StatusCode::kUnavailable &&
+           remake_) {
+      std::deque<Batch> none;
+      if (auto code = RecoverDevice(result.status(), none)) return code;
+      result = executor_->Execute(input);
+    }
     if (!result.ok()) return Fail(result.status());
+    device_losses_ = 0;
     total_execs_ += result->executions;
     std::optional<uint32_t> new_bits;
     for (const Find& find : result->finds) {
@@ -289,7 +301,7 @@ std::optional<int> Engine::RunSeeds(const std::vector<Bytes>& seeds) {
   return std::nullopt;
 }
 
-std::optional<int> Engine::FuzzLoop(Scheduler& scheduler, Steering& steering) {
+std::optional<int> Engine::FuzzLoop(Scheduler& scheduler) {
   BatchBudget configured;
   configured.slots = config_.batch_slots > 0
                          ? static_cast<uint32_t>(config_.batch_slots)
@@ -297,18 +309,21 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler, Steering& steering) {
   configured.execs_per_slot = config_.slot_execs > 0
                                   ? static_cast<uint32_t>(config_.slot_execs)
                                   : kDefaultSlotExecs;
-  steering.Configure(configured);
+  steering_->Configure(configured);
+  configured_ = configured;
   sizer_ = MakeRoundSizer(configured.execs_per_slot);
   loop_start_ = clock_.Now();
   // Batches in flight (submitted, not yet collected), oldest first. With
   // an executor that overlaps batches, the next one is planned and queued
   // before the last one's results are read, so the device never waits for
   // the host; finds of batch N then steer batch N+2.
-  const size_t depth = std::max<uint32_t>(executor_.overlap(), 1);
+  const size_t depth = std::max<uint32_t>(executor_->overlap(), 1);
   std::deque<Batch> flights;
   uint64_t in_flight_requested = 0;
   int idle_batches = 0;
   while (true) {
+    // The steering is replaced with the executor when the device is lost.
+    Steering& steering = *steering_;
     while (flights.size() < depth && !BudgetSpent(in_flight_requested)) {
       absl::StatusOr<BatchBudget> budget =
           NextBudget(configured, steering, in_flight_requested);
@@ -318,14 +333,21 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler, Steering& steering) {
       Batch batch = scheduler.NextBatch(corpus_, *budget, total_execs_, plan);
       fresh_ = std::move(batch.fresh_waiting);
       if (absl::Status s = steering.BeforeBatch(); !s.ok()) return Fail(s);
-      if (depth > 1) {
-        if (absl::Status s = executor_.SubmitBatch(batch.work, batch.seed);
-            !s.ok()) {
-          return FailBatch(s, steering);
-        }
-      }
       in_flight_requested += batch.requested;
       flights.push_back(std::move(batch));
+      if (depth > 1) {
+        if (absl::Status s = executor_->SubmitBatch(flights.back().work,
+                                                    flights.back().seed);
+            !s.ok()) {
+          flights.pop_back();  // resubmitted by the recovery, or lost
+          if (auto code = RecoverDevice(s, flights)) return code;
+          break;
+        }
+      }
+    }
+    if (recovered_) {  // a new executor and steering: plan again
+      recovered_ = false;
+      continue;
     }
     // New inputs reach the disk (and the log) once the round that holds
     // their mutants is queued: writing them costs the device nothing.
@@ -336,7 +358,14 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler, Steering& steering) {
     in_flight_requested -= batch.requested;
     absl::StatusOr<BatchResult> result =
         depth > 1 ? CollectTimedBatch() : RunTimedBatch(batch);
-    if (!result.ok()) return FailBatch(result.status(), steering);
+    if (!result.ok()) {
+      // The lost batch runs again, first, on the recreated device.
+      in_flight_requested += batch.requested;
+      flights.push_front(batch);
+      if (auto code = RecoverDevice(result.status(), flights)) return code;
+      continue;
+    }
+    device_losses_ = 0;
     if (result->executions > batch.requested) {
       return Fail(absl::InternalError(absl::StrCat(
           "the executor reported ", result->executions,
@@ -403,6 +432,80 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler, Steering& steering) {
   }
 }
 
+std::optional<int> Engine::RecoverDevice(const absl::Status& lost,
+                                         std::deque<Batch>& flights) {
+  if (!remake_ || lost.code() != absl::StatusCode::kUnavailable) {
+    return FailBatch(lost);
+  }
+  if (++device_losses_ > kMaxDeviceLosses) {
+    return Fail(absl::UnavailableError(absl::StrCat(
+        "the device was lost ", device_losses_,
+        " times in a row (last: ", lost.message(),
+        "); giving up. Check the device (nvidia-smi, dmesg) "
+        "and rerun",
+        work_dir_.has_corpus_dir()
+            ? absl::StrCat(": every input found so far is saved in ",
+                           work_dir_.corpus_dir())
+            : "")));
+  }
+  out_ << "WARNING: the device was lost (" << lost.message()
+       << "); recreating it (" << device_losses_ << " of at most "
+       << kMaxDeviceLosses << " losses in a row), restoring the corpus's "
+       << "coverage and running the " << flights.size()
+       << " lost round(s) again\n";
+  // The steering watches the old executor: it goes first (and comes back
+  // below iff the loss was while fuzzing).
+  const bool steered = steering_ != nullptr;
+  steering_.reset();
+  absl::StatusOr<std::unique_ptr<Executor>> fresh = remake_();
+  if (!fresh.ok()) {
+    return Fail(absl::Status(
+        fresh.status().code(),
+        absl::StrCat("could not recreate the device after it was lost: ",
+                     fresh.status().message())));
+  }
+  owned_executor_ = *std::move(fresh);
+  executor_ = owned_executor_.get();
+  if (!dictionary_.empty()) {
+    if (absl::Status s = executor_->SetDictionary(dictionary_); !s.ok()) {
+      return Fail(s);
+    }
+  }
+  // The corpus again, in its order (so its executor indices hold), each
+  // input run once: the new device's maps start from the same coverage.
+  for (size_t i = 0; i < corpus_.size(); ++i) {
+    const CorpusEntry& entry = corpus_.entry(i);
+    absl::StatusOr<uint32_t> index = executor_->AddInput(entry.data);
+    if (!index.ok() || *index != entry.executor_index) {
+      return Fail(absl::InternalError(
+          "the recreated executor did not take the corpus back in order"));
+    }
+    absl::StatusOr<BatchResult> ran = executor_->Execute(entry.data);
+    if (!ran.ok()) return RecoverDevice(ran.status(), flights);
+  }
+  recovered_ = true;
+  if (!steered) return std::nullopt;
+  SteeringOptions steering_options = steering_options_;
+  steering_options.telemetry_out = config_.telemetry_out;
+  steering_options.dump_buffers = config_.dump_buffers;
+  absl::StatusOr<std::unique_ptr<Steering>> steering =
+      Steering::Create(steering_options, *executor_, clock_, out_);
+  if (!steering.ok()) return Fail(steering.status());
+  (*steering)->SetSeedEntries(seed_entries_);
+  (*steering)->Configure(configured_);
+  steering_ = *std::move(steering);
+  executor_->SetStopCheck([this] { return StopRequested(); });
+  if (executor_->overlap() > 1) {
+    for (const Batch& batch : flights) {
+      if (absl::Status s = executor_->SubmitBatch(batch.work, batch.seed);
+          !s.ok()) {
+        return RecoverDevice(s, flights);
+      }
+    }
+  }
+  return std::nullopt;
+}
+
 bool Engine::BudgetSpent(uint64_t in_flight_requested) {
   if (config_.runs >= 0 && total_execs_ + in_flight_requested >=
                                static_cast<uint64_t>(config_.runs)) {
@@ -424,8 +527,8 @@ int Engine::ExitInterrupted() {
   return static_cast<int>(config_.interrupted_exitcode);
 }
 
-int Engine::FailBatch(const absl::Status& status, Steering& steering) {
-  std::string stall = steering.DescribeStall();
+int Engine::FailBatch(const absl::Status& status) {
+  std::string stall = steering_ != nullptr ? steering_->DescribeStall() : "";
   return Fail(absl::Status(
       status.code(),
       absl::StrCat("the executor failed to run a batch: ", status.message(),
@@ -475,7 +578,7 @@ absl::StatusOr<BatchBudget> Engine::NextBudget(const BatchBudget& configured,
 absl::StatusOr<BatchResult> Engine::RunTimedBatch(const Batch& batch) {
   batch_start_ = clock_.Now();
   absl::StatusOr<BatchResult> result =
-      executor_.RunBatch(batch.work, batch.seed);
+      executor_->RunBatch(batch.work, batch.seed);
   last_batch_time_ = clock_.Now() - batch_start_;
   busy_ += last_batch_time_;
   if (result.ok()) dispatch_ += result->device_time;
@@ -485,7 +588,7 @@ absl::StatusOr<BatchResult> Engine::RunTimedBatch(const Batch& batch) {
 
 absl::StatusOr<BatchResult> Engine::CollectTimedBatch() {
   const absl::Duration waited = clock_.Now();
-  absl::StatusOr<BatchResult> result = executor_.CollectBatch();
+  absl::StatusOr<BatchResult> result = executor_->CollectBatch();
   const absl::Duration now = clock_.Now();
   // The batch ran from when the last one was collected (or this one was
   // waited for, whichever is later) to now, as the host saw it.
@@ -506,7 +609,7 @@ std::optional<RoundSizer> Engine::MakeRoundSizer(uint32_t ceiling) const {
   // On a device whose workgroup's lanes all run mutants of one slot, fewer
   // mutants than lanes would leave lanes idle.
   uint32_t floor = 1;
-  if (std::optional<LaunchLimits> limits = executor_.launch_limits()) {
+  if (std::optional<LaunchLimits> limits = executor_->launch_limits()) {
     floor = std::max<uint32_t>(limits->workgroup_size_x, 1);
   }
   return RoundSizer(target, floor, ceiling);
@@ -539,7 +642,7 @@ std::optional<int> Engine::RecoverStall(Steering& steering) {
   std::vector<SuspectSlot> suspects = steering.TakeSuspects();
   bool hang_found = false;
   for (const SuspectSlot& suspect : suspects) {
-    absl::StatusOr<BatchResult> replay = executor_.ReplaySlot(suspect);
+    absl::StatusOr<BatchResult> replay = executor_->ReplaySlot(suspect);
     if (!replay.ok()) {
       return Fail(absl::Status(
           replay.status().code(),
@@ -603,7 +706,7 @@ absl::StatusOr<std::optional<size_t>> Engine::AddToCorpus(
     const Bytes& data, uint32_t new_bits, std::optional<size_t> parent) {
   std::string sha1 = Sha1Hex(data);
   if (corpus_.FindBySha1(sha1)) return std::optional<size_t>();
-  absl::StatusOr<uint32_t> index = executor_.AddInput(data);
+  absl::StatusOr<uint32_t> index = executor_->AddInput(data);
   if (!index.ok()) {
     return absl::Status(index.status().code(),
                         absl::StrCat("the executor could not take a new "
@@ -649,12 +752,11 @@ void Engine::SaveToCorpusDir(const CorpusEntry& entry) {
             "copy them into "
          << work_dir_.corpus_dir() << " once it can be written\n";
   }
-  absl::Status fallback = mkdir(fallback_dir_.c_str(), 0755) == 0 ||
-                                  errno == EEXIST
-                              ? WriteFileAtomically(
-                                    absl::StrCat(fallback_dir_, "/", entry.sha1),
-                                    entry.data)
-                              : absl::UnavailableError("cannot create it");
+  absl::Status fallback =
+      mkdir(fallback_dir_.c_str(), 0755) == 0 || errno == EEXIST
+          ? WriteFileAtomically(absl::StrCat(fallback_dir_, "/", entry.sha1),
+                                entry.data)
+          : absl::UnavailableError("cannot create it");
   if (fallback.ok()) {
     ++fallback_units_;
     return;
@@ -687,7 +789,7 @@ void Engine::AttributeExecutions(const std::vector<WorkItem>& work,
 }
 
 void Engine::PrintRecommendedDictionary() {
-  const std::vector<Bytes> tokens = executor_.RecommendedDictionary();
+  const std::vector<Bytes> tokens = executor_->RecommendedDictionary();
   if (tokens.empty() || !Verbose(1)) return;
   // libFuzzer's block: each line is a valid -dict entry.
   out_ << "###### Recommended dictionary. ######\n";
@@ -753,7 +855,7 @@ uint64_t Engine::ElapsedSeconds() {
 void Engine::PrintStatus(StatusEvent event, const std::string& suffix) {
   if (!Verbose(1)) return;
   absl::Duration now = clock_.Now();
-  CoverageSummary coverage = executor_.Coverage();
+  CoverageSummary coverage = executor_->Coverage();
   StatusCounters counters;
   counters.runs = total_execs_;
   counters.cov = coverage.blocks;
@@ -838,7 +940,7 @@ void Engine::PrintFeedbackSummary() {
                              latency_.Quantile(0.99),
                              BusyPercent(device_busy(), LoopTime()))
        << "\n";
-  if (rounds_ > 0 && executor_.overlap() > 1) {
+  if (rounds_ > 0 && executor_->overlap() > 1) {
     // The host's work on a round ran while the next one ran on the device.
     out_ << "INFO: " << rounds_ << " overlapped rounds of "
          << absl::FormatDuration(

@@ -46,6 +46,9 @@
 #define RINGFUZZ_FUZZ_ENGINE_H_
 
 #include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <set>
@@ -112,6 +115,20 @@ class Engine {
   // Runs once (see the file comment) and returns the process exit code.
   int Run(const std::vector<std::string>& positional);
 
+  // Makes a new executor like the one given to the constructor; with it the
+  // engine survives a lost device (RecoverDevice). Call before Run.
+  using ExecutorFactory =
+      std::function<absl::StatusOr<std::unique_ptr<Executor>>()>;
+  void SetExecutorFactory(ExecutorFactory factory) {
+    remake_ = std::move(factory);
+  }
+  // Losses of the device in a row (no batch completing between them) that
+  // the engine recovers from; the next one ends the run.
+  static constexpr int kMaxDeviceLosses = 3;
+  // The executor in use: the constructor's, or the one made after a lost
+  // device.
+  Executor& executor() { return *executor_; }
+
   // Inspection after Run, for tests and tools.
   const Corpus& corpus() const { return corpus_; }
   uint64_t total_executions() const { return total_execs_; }
@@ -134,7 +151,16 @@ class Engine {
   std::optional<int> LoadSeeds(const std::vector<std::string>& dirs,
                                std::vector<Bytes>& seeds);
   std::optional<int> RunSeeds(const std::vector<Bytes>& seeds);
-  std::optional<int> FuzzLoop(Scheduler& scheduler, Steering& steering);
+  std::optional<int> FuzzLoop(Scheduler& scheduler);
+  // A batch failed with `lost`: when it is a lost device (Unavailable) and
+  // the engine can make executors, recreates the executor and the steering,
+  // gives it the dictionary and the corpus (each input run once, so the
+  // coverage maps start where they were) and resubmits `flights` (the
+  // lost batches, oldest first). Returns an exit code iff the run must end:
+  // another error, no factory, or more than kMaxDeviceLosses losses in a
+  // row.
+  std::optional<int> RecoverDevice(const absl::Status& lost,
+                                   std::deque<Batch>& flights);
   // Replays the suspect slots of a stalled batch one by one; returns an
   // exit code iff the run must end (a replay found the hang, or failed).
   std::optional<int> RecoverStall(Steering& steering);
@@ -162,7 +188,7 @@ class Engine {
   // -max_total_time is used up: no more batches are submitted.
   bool BudgetSpent(uint64_t in_flight_requested);
   // Fails the run on a batch the executor could not run.
-  int FailBatch(const absl::Status& status, Steering& steering);
+  int FailBatch(const absl::Status& status);
   // Runs `batch` on the executor, timed: batch_start_, last_batch_time_
   // and busy_.
   absl::StatusOr<BatchResult> RunTimedBatch(const Batch& batch);
@@ -213,7 +239,15 @@ class Engine {
   bool Verbose(int level) const { return config_.verbosity >= level; }
 
   const Config& config_;
-  Executor& executor_;
+  Executor* executor_;
+  std::unique_ptr<Executor> owned_executor_;  // made after a lost device
+  ExecutorFactory remake_;
+  int device_losses_ = 0;               // in a row
+  bool recovered_ = false;              // the executor was just replaced
+  std::vector<Bytes> dictionary_;       // as given to the executor
+  std::unique_ptr<Steering> steering_;  // while fuzzing
+  size_t seed_entries_ = 0;
+  BatchBudget configured_;
   std::ostream& out_;
   Clock& clock_;
   SteeringOptions steering_options_;
@@ -234,7 +268,7 @@ class Engine {
   std::set<std::pair<int, uint32_t>> reported_bugs_;
   int bug_exit_code_ = 0;
   uint64_t dropped_finds_ = 0;
-  uint64_t unsaved_units_ = 0;  // new inputs the corpus dir did not take
+  uint64_t unsaved_units_ = 0;   // new inputs the corpus dir did not take
   uint64_t fallback_units_ = 0;  // of them, saved to fallback_dir_
   std::string fallback_dir_;     // set at the first failure
   // Entries found and not yet given their fresh items (BatchPlan::fresh),

@@ -215,6 +215,7 @@ GpuExecutor::GpuExecutor(vk::Instance instance, vk::Device device,
       cmplog_(std::move(cmplog)),
       push_flags_(options.keep_going ? RF_PUSH_KEEP_GOING : 0u),
       dispatch_timeout_(options.dispatch_timeout) {
+  lose_device_at_ = options.lose_device_at;
   const vk::PhysicalDeviceInfo& info = device_.info();
   const uint32_t subgroup = std::max<uint32_t>(info.subgroup_size, 1);
   const uint32_t max_len = (std::max<uint32_t>(options.max_len, 4) + 3) / 4 * 4;
@@ -256,6 +257,10 @@ absl::Status GpuExecutor::Hung() {
 }
 
 absl::Status GpuExecutor::CheckUsable() const {
+  if (lost_) {
+    return absl::UnavailableError(
+        "the device was lost (VK_ERROR_DEVICE_LOST): make a new executor");
+  }
   if (!hung_) return absl::OkStatus();
   return absl::FailedPreconditionError(
       "the device is hung (a dispatch never ended), so nothing more runs on "
@@ -572,7 +577,10 @@ absl::Status GpuExecutor::Drain(Program& program, uint32_t slot_count,
         WaitForDispatch(dispatcher, slot_count, push.seed, parity);
     device_time_ += absl::Now() - submit;
     AddInterval(dispatcher, result);
-    if (!finished.ok()) return finished.status();
+    if (!finished.ok()) {
+      lost_ |= finished.status().code() == absl::StatusCode::kUnavailable;
+      return finished.status();
+    }
     if (!*finished) return Hung();
     result.executions += ctrl[RF_RES_EXECS];
     CollectMutatorUses(ctrl + RF_RES_MUTATOR_USES, result);
@@ -1003,6 +1011,14 @@ absl::StatusOr<bool> GpuExecutor::WaitForDispatch(vk::Dispatcher& dispatcher,
                                                   uint32_t slot_count,
                                                   uint32_t push_seed,
                                                   uint32_t parity) {
+  if (lose_device_at_.count(++waits_) != 0) {
+    (void)dispatcher.Wait(absl::InfiniteDuration());  // it did run
+    lost_ = true;
+  }
+  if (lost_) {
+    return absl::UnavailableError(absl::StrCat(
+        "VK_ERROR_DEVICE_LOST (injected at dispatch ", waits_, ")"));
+  }
   const bool check = stop_check_ && stoppable_;
   if (steered_ == nullptr && !check) return dispatcher.Wait(dispatch_timeout_);
   const absl::Time deadline = absl::Now() + dispatch_timeout_;

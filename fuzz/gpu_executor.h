@@ -14,6 +14,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -92,6 +93,11 @@ struct GpuExecutorOptions {
   // devices, 16,384 on GPUs). A find that does not fit is not lost: its
   // coverage stays new and a later execution reaching it is queued.
   uint32_t find_capacity = 0;
+  // Fault injection (tests): the dispatch waits, counted from 1 over the
+  // executor's life, that report VK_ERROR_DEVICE_LOST instead of their
+  // result; from then on the executor behaves as on a lost device (every
+  // call that needs it fails with Unavailable).
+  std::set<uint64_t> lose_device_at;
   // Overlapped rounds (SubmitBatch): a second ring and find queue, so that
   // the next round is published and queued while the last one runs, and
   // the device never waits for the host between rounds. kAuto: on for GPUs
@@ -197,6 +203,8 @@ class GpuExecutor final : public Executor {
   // workgroup, and min(exec_steps, device default) loop steps per execution.
   absl::StatusOr<BatchResult> ReplaySlot(const SuspectSlot& slot) override;
   bool hung() const { return hung_; }
+  // Whether the device was lost (Vulkan said so, or a test injected it).
+  bool lost() const { return lost_; }
 
  private:
   // A compiled megakernel build and its launcher (bound to the shared
@@ -388,7 +396,10 @@ class GpuExecutor final : public Executor {
   uint32_t exec_steps_ = 0;
   uint32_t groups_ = 0;
   uint32_t epoch_ = 0;
-  uint32_t max_len_ = 0;    // of the build: a whole number of words
+  std::set<uint64_t> lose_device_at_;  // GpuExecutorOptions::lose_device_at
+  uint64_t waits_ = 0;                 // dispatch waits so far
+  bool lost_ = false;                  // the device is lost
+  uint32_t max_len_ = 0;               // of the build: a whole number of words
   uint32_t len_limit_ = 0;  // what inputs may hold (GpuExecutorOptions)
   uint32_t push_flags_ = 0;
   mutable CoverageSummary coverage_;                       // Coverage() cache

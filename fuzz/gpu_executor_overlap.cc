@@ -190,7 +190,10 @@ absl::StatusOr<BatchResult> GpuExecutor::FlightResult(const Flight& flight,
   stoppable_ = false;
   if (!finished.ok() || !*finished) {
     steered_ = nullptr;
-    if (!finished.ok()) return finished.status();
+    if (!finished.ok()) {
+      lost_ |= finished.status().code() == absl::StatusCode::kUnavailable;
+      return finished.status();
+    }
     return Hung();
   }
   AddInterval(dispatcher, result);

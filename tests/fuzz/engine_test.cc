@@ -4,9 +4,9 @@
 
 #include <cmath>
 #include <csignal>
-#include <optional>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -636,11 +636,10 @@ TEST(EngineTest, CorpusWriteFailureKeepsEveryInputInAFallbackDirectory) {
     ASSERT_TRUE(data.ok());
     EXPECT_EQ(Sha1Hex(*data), name);
   }
-  EXPECT_THAT(run.log,
-              HasSubstr("WARNING: " + std::to_string(reported) +
-                        " new inputs could not be saved to " + out + ": " +
-                        std::to_string(reported) + " were saved to " +
-                        fallback));
+  EXPECT_THAT(run.log, HasSubstr("WARNING: " + std::to_string(reported) +
+                                 " new inputs could not be saved to " + out +
+                                 ": " + std::to_string(reported) +
+                                 " were saved to " + fallback));
 }
 
 TEST(EngineTest, InputsNoDirectoryTakesArePrintedInTheLog) {
@@ -665,8 +664,8 @@ TEST(EngineTest, InputsNoDirectoryTakesArePrintedInTheLog) {
     const std::string hex = (*it)[2];
     Bytes data;
     for (size_t i = 0; i + 1 < hex.size(); i += 2) {
-      data.push_back(static_cast<uint8_t>(std::stoi(hex.substr(i, 2), nullptr,
-                                                    16)));
+      data.push_back(
+          static_cast<uint8_t>(std::stoi(hex.substr(i, 2), nullptr, 16)));
     }
     EXPECT_EQ(Sha1Hex(data), (*it)[1]);
     ++printed;
@@ -693,15 +692,83 @@ TEST(EngineTest, InterruptStopsLikeLibFuzzer) {
     Outcome run = RunEngine(config, executor, {out});
     ResetInterrupt();
     EXPECT_EQ(run.code, 72) << run.log;
-    EXPECT_THAT(run.log,
-                HasSubstr("==" + std::to_string(getpid()) +
-                          "== libFuzzer: run interrupted; exiting\n"));
+    EXPECT_THAT(run.log, HasSubstr("==" + std::to_string(getpid()) +
+                                   "== libFuzzer: run interrupted; exiting\n"));
     EXPECT_THAT(run.log, HasSubstr("stat::number_of_executed_units:"));
     EXPECT_THAT(run.log, Not(HasSubstr("\nDone ")));
     // Nothing after the batches in flight ran.
     EXPECT_LE(batches, overlap ? 6 : 5);
     EXPECT_EQ(ListDir(out).size(), NewLines(run.log));
   }
+}
+
+// A lost device: the engine makes a new executor, gives it the corpus and
+// the dictionary, runs the lost batches again and goes on to the bug.
+TEST(EngineTest, LostDeviceIsRecreatedAndTheCampaignGoesOn) {
+  for (uint32_t overlap : {1u, 2u}) {
+    TempDir root;
+    std::string out = root.Sub("out");
+    FakeExecutorOptions options;
+    options.overlap = overlap;
+    options.lose_device_at = {3, 6};
+    FakeExecutor first(options);
+    std::vector<std::unique_ptr<FakeExecutor>> made;
+    Config config = TestConfig();
+    FakeClock clock;
+    std::ostringstream log;
+    Engine engine(config, first, log, clock);
+    engine.SetExecutorFactory(
+        [&]() -> absl::StatusOr<std::unique_ptr<Executor>> {
+          FakeExecutorOptions again = options;
+          again.lose_device_at = {2};  // once more, on the new device
+          if (made.size() >= 1) again.lose_device_at.clear();
+          auto executor = std::make_unique<FakeExecutor>(again);
+          made.push_back(nullptr);
+          return std::unique_ptr<Executor>(std::move(executor));
+        });
+    const int code = engine.Run({out});
+    EXPECT_EQ(code, 77) << log.str();
+    EXPECT_THAT(log.str(), HasSubstr("fz_crash"));
+    // Two losses, each after a batch that completed: neither is "in a row".
+    const std::string warning =
+        "WARNING: the device was lost (VK_ERROR_DEVICE_LOST (fake)); "
+        "recreating it (1 of at most 3 losses in a row)";
+    const size_t first_warning = log.str().find(warning);
+    ASSERT_NE(first_warning, std::string::npos) << log.str();
+    EXPECT_NE(log.str().find(warning, first_warning + 1), std::string::npos);
+    EXPECT_EQ(made.size(), 2u);
+    // The new executor holds the whole corpus, in order.
+    const auto& now = static_cast<FakeExecutor&>(engine.executor()).inputs();
+    ASSERT_GE(now.size(), engine.corpus().size());
+    for (size_t i = 0; i < engine.corpus().size(); ++i) {
+      EXPECT_EQ(now[i], engine.corpus().entry(i).data) << i;
+    }
+  }
+}
+
+TEST(EngineTest, DeviceLostTooOftenInARowEndsTheRunWithTheCorpusSaved) {
+  TempDir root;
+  std::string out = root.Sub("out");
+  FakeExecutorOptions options;
+  options.magic = "0123456789abcdef";
+  options.lose_device_at = {4};
+  FakeExecutor first(options);
+  Config config = TestConfig();
+  FakeClock clock;
+  std::ostringstream log;
+  Engine engine(config, first, log, clock);
+  engine.SetExecutorFactory([&]() -> absl::StatusOr<std::unique_ptr<Executor>> {
+    FakeExecutorOptions again = options;
+    again.lose_device_at = {1};  // every new device is lost at once
+    return std::unique_ptr<Executor>(std::make_unique<FakeExecutor>(again));
+  });
+  EXPECT_EQ(engine.Run({out}), 1);
+  EXPECT_THAT(log.str(), HasSubstr("ERROR: the device was lost 4 times in a "
+                                   "row"));
+  EXPECT_THAT(log.str(),
+              HasSubstr("every input found so far is saved in " + out));
+  EXPECT_EQ(ListDir(out).size(), NewLines(log.str()));
+  EXPECT_GT(NewLines(log.str()), 0u);
 }
 
 TEST(EngineTest, SeedThatCrashesStopsBeforeFuzzing) {

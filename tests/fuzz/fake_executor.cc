@@ -126,6 +126,9 @@ absl::StatusOr<BatchResult> FakeExecutor::RunBatch(
     absl::Span<const WorkItem> work, uint64_t seed) {
   if (options_.before_batch) options_.before_batch();
   if (options_.batch_error) return absl::InternalError(*options_.batch_error);
+  if (options_.lose_device_at.count(++batches_run_) != 0) {
+    return absl::UnavailableError("VK_ERROR_DEVICE_LOST (fake)");
+  }
   batches_.emplace_back(work.begin(), work.end());
   BatchResult result;
   for (size_t i = 0; i < work.size(); ++i) {

@@ -17,6 +17,7 @@
 #include <limits>
 #include <optional>
 #include <random>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -47,6 +48,9 @@ struct FakeExecutorOptions {
   // Overlapped batches (Executor::overlap): SubmitBatch queues, and
   // CollectBatch runs the oldest queued batch as RunBatch would.
   uint32_t overlap = 1;
+  // The RunBatch calls (1-based, counted per executor) that fail as a lost
+  // device does (Unavailable).
+  std::set<int> lose_device_at;
 };
 
 class FakeExecutor final : public Executor {
@@ -94,6 +98,7 @@ class FakeExecutor final : public Executor {
   std::deque<std::pair<std::vector<WorkItem>, uint64_t>> submitted_;
   size_t most_in_flight_ = 0;
   std::vector<size_t> inputs_at_submit_;
+  int batches_run_ = 0;
   absl::flat_hash_set<uint64_t> features_;
   absl::flat_hash_set<size_t> prefixes_;
   uint64_t executions_ = 0;

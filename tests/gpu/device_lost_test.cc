@@ -1,0 +1,66 @@
+// A campaign survives a lost device (VK_ERROR_DEVICE_LOST, injected through
+// GpuExecutorOptions::lose_device_at) at five points: running the seeds,
+// logging new inputs' comparisons, the first fuzzing round, and later ones.
+// The engine makes a new executor, gives it the corpus and runs the lost
+// work again; the campaign still finds the bug.
+#include <sys/stat.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "fuzz/engine.h"
+#include "fuzz/gpu_executor.h"
+#include "gtest/gtest.h"
+#include "tests/corpus/temp_dir.h"
+
+namespace ringfuzz {
+namespace {
+
+class DeviceLostTest : public ::testing::TestWithParam<uint64_t> {};
+
+TEST_P(DeviceLostTest, CampaignSurvivesALostDevice) {
+  TempDir dir;
+  const std::string corpus = dir.Sub("corpus");
+  ASSERT_EQ(mkdir(corpus.c_str(), 0755), 0);
+  std::ofstream(corpus + "/seed") << "AAAA";
+  GpuExecutorOptions options;
+  options.target_path = std::string(RF_TEST_DATA) + "/magic.fz";
+  options.device = "cpu";
+  options.validation = true;
+  options.lose_device_at = {GetParam()};
+  absl::StatusOr<std::unique_ptr<GpuExecutor>> first =
+      GpuExecutor::Create(options);
+  ASSERT_TRUE(first.ok()) << first.status();
+  Config config;
+  config.seed = 1;
+  config.max_total_time = 120;
+  config.artifact_prefix = dir.Sub("");
+  std::ostringstream log;
+  Engine engine(config, **first, log);
+  int made = 0;
+  engine.SetExecutorFactory([&]() -> absl::StatusOr<std::unique_ptr<Executor>> {
+    ++made;
+    GpuExecutorOptions again = options;
+    again.lose_device_at.clear();
+    absl::StatusOr<std::unique_ptr<GpuExecutor>> made_executor =
+        GpuExecutor::Create(again);
+    if (!made_executor.ok()) return made_executor.status();
+    return std::unique_ptr<Executor>(*std::move(made_executor));
+  });
+  const int code = engine.Run({corpus});
+  EXPECT_EQ(code, 77) << log.str();  // the bug, found after the loss
+  EXPECT_EQ(made, 1) << log.str();
+  EXPECT_NE(log.str().find("WARNING: the device was lost (VK_ERROR_DEVICE_"
+                           "LOST (injected at dispatch " +
+                           std::to_string(GetParam()) + "))"),
+            std::string::npos)
+      << log.str();
+  EXPECT_NE(log.str().find("fz_crash(code=7)"), std::string::npos);
+}
+
+INSTANTIATE_TEST_SUITE_P(FivePoints, DeviceLostTest,
+                         ::testing::Values(1, 2, 3, 5, 9));
+
+}  // namespace
+}  // namespace ringfuzz
