@@ -7,7 +7,9 @@ add_library(ringfuzz_gpu STATIC
   ${CMAKE_SOURCE_DIR}/fuzz/gpu_executor_overlap.cc
   ${CMAKE_SOURCE_DIR}/fuzz/input_to_state.cc
   ${CMAKE_SOURCE_DIR}/fuzz/lavapipe_env.cc
-  ${CMAKE_SOURCE_DIR}/fuzz/ring_slots.cc)
+  ${CMAKE_SOURCE_DIR}/fuzz/ring_slots.cc
+  ${CMAKE_SOURCE_DIR}/fuzz/target_diagnostics.cc
+  ${CMAKE_SOURCE_DIR}/fuzz/target_limits.cc)
 target_include_directories(ringfuzz_gpu PUBLIC ${CMAKE_SOURCE_DIR})
 target_link_libraries(ringfuzz_gpu PUBLIC ringfuzz_runtime ringfuzz_shaders
   ringfuzz_file_read ringfuzz_find_decode

@@ -55,9 +55,7 @@ std::string SourceName(const std::string& mangled) {
 }
 
 bool IsTargetFunction(const std::string& name) {
-  const std::string base = SourceName(name);
-  return base != "main" && base != "fz_byte" && base != "fz_crash" &&
-         !absl::StartsWith(base, "rf_");
+  return IsTargetFunctionName(SourceName(name));
 }
 
 class Instrumenter {
@@ -758,6 +756,11 @@ class Instrumenter {
 };
 
 }  // namespace
+
+bool IsTargetFunctionName(absl::string_view name) {
+  return name != "main" && name != "fz_byte" && name != "fz_crash" &&
+         !absl::StartsWith(name, "rf_");
+}
 
 uint32_t SiteEdgeHash(uint32_t index) {
   uint32_t x = index * 0x9E3779B9u + 0x7F4A7C15u;

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 
 namespace ringfuzz {
@@ -98,6 +99,10 @@ struct InstrumentOptions {
 // site map holds (RF_SITE_MAP_BITS).
 absl::StatusOr<InstrumentedModule> InstrumentSpirv(
     absl::Span<const uint32_t> spirv, const InstrumentOptions& options = {});
+
+// Whether a function of that source-level name ("parse", not the mangled
+// "parse(u1;") is the target's: all but main, fz_byte, fz_crash and rf_*.
+bool IsTargetFunctionName(absl::string_view name);
 
 // The 16-bit edge hash of site `index` (never 0): the value the AFL-style
 // edge map XORs. Exposed for tests.

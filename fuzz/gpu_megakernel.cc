@@ -6,6 +6,8 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "corpus/file_read.h"
+#include "fuzz/target_diagnostics.h"
+#include "fuzz/target_limits.h"
 #include "runtime/shader_compiler.h"
 #include "shaders/embedded_shaders.h"
 
@@ -32,8 +34,16 @@ absl::StatusOr<Megakernel> BuildMegakernel(const std::string& target_name,
     includes.push_back({f.name, f.text});
   }
   includes.push_back({target_name, target_source});
+  // The main source is named after the target and the build: a pipeline
+  // build that takes long is reported under this name
+  // (vk::ComputePipeline::Create).
   vk::SourceFile main{
-      "megakernel.comp",
+      absl::StrCat(
+          target_name, " [",
+          options.signature
+              ? (options.havoc_only ? "signature, havoc only" : "signature")
+              : "precise",
+          " build]"),
       absl::StrCat("#version 450\n"
                    "#extension GL_GOOGLE_include_directive : require\n"
                    "#extension GL_EXT_control_flow_attributes : require\n"
@@ -70,10 +80,14 @@ absl::StatusOr<Megakernel> BuildMegakernel(const std::string& target_name,
     absl::StatusOr<std::vector<uint32_t>> spirv =
         vk::CompileComputeShader(main, includes, with);
     if (!spirv.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "target '", target_name, "' does not compile as a ringfuzz target:\n",
-          spirv.status().message(),
-          "\nThe target dialect is described in docs/dialect.md."));
+      return TargetCompileError(target_name, spirv.status().message());
+    }
+    // Before the driver sees it: drivers crash or compile for minutes on
+    // what exceeds these.
+    if (absl::Status fits =
+            CheckTargetLimits(*spirv, target_name, options.limits);
+        !fits.ok()) {
+      return fits;
     }
     absl::StatusOr<InstrumentedModule> module = InstrumentSpirv(
         *spirv, {options.coverage, options.compares, options.bounds,

@@ -10,6 +10,7 @@
 
 #include "absl/status/statusor.h"
 #include "fuzz/gpu_instrument.h"
+#include "fuzz/target_limits.h"
 
 namespace ringfuzz {
 
@@ -43,6 +44,9 @@ struct MegakernelOptions {
   // its full size whatever its work kind; GpuExecutor runs the other kinds
   // on a full build.
   bool havoc_only = false;
+  // What the device can build (fuzz/target_limits.h): a megakernel beyond
+  // these is refused before the driver sees it.
+  TargetLimits limits;
 };
 
 // Most words of per-block counters a signature holds (RF_SIG_COUNT_WORDS's
@@ -54,7 +58,7 @@ inline constexpr uint32_t kMaxSignatureWords = 32;
 // registers): 4 * RF_REGISTER_WORDS of shaders/megakernel_prelude.glsl.
 inline constexpr uint32_t kFlatMutationMaxLen = 256;
 
-// Per-dispatch parameters; the layout mirrors `RfPush` in
+// Per-dispatch parameters; the layout mirrors `RF_Push` in
 // shaders/megakernel_prelude.glsl field by field.
 struct MegakernelPush {
   uint32_t seed = 0;
@@ -85,8 +89,10 @@ struct Megakernel {
 
 // Compiles `target_source` (named `target_name` in messages). Errors:
 // InvalidArgument with the compiler's "ERROR: <target_name>:<line>: ..."
-// lines when the target does not compile; Internal when instrumentation
-// produced an invalid module (a ringfuzz bug).
+// lines when the target does not compile, told in the target's terms
+// (fuzz/target_diagnostics.h: a missing fz_target, an unknown #include);
+// InvalidArgument when it exceeds options.limits (fuzz/target_limits.h);
+// Internal when instrumentation produced an invalid module (a ringfuzz bug).
 absl::StatusOr<Megakernel> BuildMegakernel(const std::string& target_name,
                                            const std::string& target_source,
                                            const MegakernelOptions& options);

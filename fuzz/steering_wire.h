@@ -28,7 +28,7 @@ struct WorkItem;
 struct WireView {
   absl::Span<const uint8_t> control;  // the whole control buffer
   absl::Span<const uint8_t> ring;  // the slots of this dispatch, slot 0 first
-  uint32_t push_seed = 0;          // the dispatch's seed (RfPush.seed)
+  uint32_t push_seed = 0;          // the dispatch's seed (rf_pc.seed)
 };
 
 // Watches the dispatches of fuzzing batches. Calls come from the thread that

@@ -1,10 +1,12 @@
 #include "runtime/compute_pipeline.h"
 
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "runtime/progress_notice.h"
 #include "runtime/status_macros.h"
 #include "runtime/vk_check.h"
 
@@ -41,11 +43,49 @@ absl::Status CheckInterface(const Device& device,
   return absl::OkStatus();
 }
 
+// The file name of the module's OpSource debug instruction, or "".
+std::string SourceFileName(absl::Span<const uint32_t> spirv) {
+  constexpr uint32_t kOpString = 7;
+  constexpr uint32_t kOpSource = 3;
+  constexpr size_t kHeaderWords = 5;
+  std::string file;  // the last OpString seen with the wanted id
+  uint32_t file_id = 0;
+  for (size_t pos = kHeaderWords; pos < spirv.size();) {
+    const uint32_t count = spirv[pos] >> 16;
+    const uint32_t op = spirv[pos] & 0xFFFF;
+    if (count == 0 || pos + count > spirv.size()) break;
+    if (op == kOpSource && count >= 4) {
+      file_id = spirv[pos + 3];
+      break;
+    }
+    pos += count;
+  }
+  if (file_id == 0) return "";
+  for (size_t pos = kHeaderWords; pos < spirv.size();) {
+    const uint32_t count = spirv[pos] >> 16;
+    if (count == 0 || pos + count > spirv.size()) break;
+    if ((spirv[pos] & 0xFFFF) == kOpString && count >= 3 &&
+        spirv[pos + 1] == file_id) {
+      for (size_t w = pos + 2; w < pos + count; ++w) {
+        for (int b = 0; b < 4; ++b) {
+          const char c = static_cast<char>((spirv[w] >> (8 * b)) & 0xFF);
+          if (c == '\0') return file;
+          file.push_back(c);
+        }
+      }
+      return file;
+    }
+    pos += count;
+  }
+  return "";
+}
+
 }  // namespace
 
 absl::StatusOr<ComputePipeline> ComputePipeline::Create(
     const Device& device, absl::Span<const uint32_t> spirv,
-    uint32_t storage_buffer_count, uint32_t push_constant_bytes) {
+    uint32_t storage_buffer_count, uint32_t push_constant_bytes,
+    absl::string_view label) {
   RINGFUZZ_RETURN_IF_ERROR(
       CheckInterface(device, spirv, storage_buffer_count, push_constant_bytes));
   ComputePipeline pipeline;
@@ -95,8 +135,23 @@ absl::StatusOr<ComputePipeline> ComputePipeline::Create(
   info.stage.module = module;
   info.stage.pName = "main";
   info.layout = pipeline.layout_;
-  const VkResult result = vkCreateComputePipelines(
-      pipeline.device_, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline.pipeline_);
+  VkResult result;
+  {
+    ProgressNoticeOptions notice;
+    notice.interval = kPipelineNoticeInterval;
+    notice.bound = kPipelineBuildBound;
+    notice.bound_advice =
+        "the driver is still compiling the shader (a huge function or a long "
+        "unrolled loop?); exiting";
+    std::string name(label);
+    if (name.empty()) name = SourceFileName(spirv);
+    ProgressNotice watch(name.empty()
+                             ? std::string("building the compute pipeline")
+                             : absl::StrCat("building the pipeline for ", name),
+                         notice);
+    result = vkCreateComputePipelines(pipeline.device_, VK_NULL_HANDLE, 1,
+                                      &info, nullptr, &pipeline.pipeline_);
+  }
   // The pipeline keeps what it needs; the module is no longer used.
   vkDestroyShaderModule(pipeline.device_, module, nullptr);
   RINGFUZZ_RETURN_IF_ERROR(

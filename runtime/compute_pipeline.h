@@ -10,10 +10,17 @@
 #include <cstdint>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/time.h"
 #include "absl/types/span.h"
 #include "runtime/device.h"
 
 namespace ringfuzz::vk {
+
+// Progress notes of a pipeline build: every 5 s, and the run is ended after
+// 10 minutes (the largest bundled target builds in seconds on lavapipe).
+inline constexpr absl::Duration kPipelineNoticeInterval = absl::Seconds(5);
+inline constexpr absl::Duration kPipelineBuildBound = absl::Minutes(10);
 
 // Owns the VkPipeline, its VkPipelineLayout and VkDescriptorSetLayout.
 // Move-only. Lifetime: the Device must outlive it, and it must outlive every
@@ -26,9 +33,16 @@ class ComputePipeline {
   // InvalidArgument if the module is empty, the push-constant size is not a
   // multiple of 4 or exceeds maxPushConstantsSize, or the device allows
   // fewer storage buffers per stage; a bad module fails in the driver.
+  // While the driver compiles (seconds for a megakernel on lavapipe), a
+  // build past kPipelineNoticeInterval prints "INFO: building the pipeline
+  // for <label> (N s so far) ..." every interval (without a label: the
+  // module's source file, from its OpSource debug instruction, else "the
+  // compute pipeline"), and one past kPipelineBuildBound ends the process
+  // with an ERROR line: a driver compile cannot be cancelled.
   static absl::StatusOr<ComputePipeline> Create(
       const Device& device, absl::Span<const uint32_t> spirv,
-      uint32_t storage_buffer_count, uint32_t push_constant_bytes);
+      uint32_t storage_buffer_count, uint32_t push_constant_bytes,
+      absl::string_view label = {});
 
   ComputePipeline(ComputePipeline&& other) noexcept;
   ComputePipeline& operator=(ComputePipeline&& other) noexcept;

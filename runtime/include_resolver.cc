@@ -48,9 +48,8 @@ IncludeResolver::IncludeResult* IncludeResolver::includeSystem(
   // The failure text must outlive the result; userData owns it. glslang
   // appends " for header name: <name>".
   auto* message = new std::string(absl::StrCat(
-      "unknown include \"", header_name,
-      "\" (known: ", known.empty() ? "none" : absl::StrJoin(known, ", "),
-      "); add it to the includes passed to CompileComputeShader,"));
+      "unknown include \"", header_name, "\" (the sources given are: ",
+      known.empty() ? "none" : absl::StrJoin(known, ", "), "),"));
   return new IncludeResult("", message->data(), message->size(), message);
 }
 

@@ -4,17 +4,17 @@
 // updates the control counters of the wire protocol.
 //
 // A dispatch is bounded: an invocation stops taking mutants once its loop
-// iterations (rf_steps) could exceed pc.step_budget, and the workgroup stops
+// iterations (rf_steps) could exceed rf_pc.step_budget, and the workgroup stops
 // claiming. Slots left PUBLISHED are claimed by the host's next dispatch.
 
-shared uint sh_slot;
-shared uint sh_execs;
-shared uint sh_finds;
-shared uint sh_steps;
-shared uint sh_fault;       // 0, or RF_FIND_* of the first fault
-shared uint sh_fault_code;
-shared uint sh_fault_aux;
-shared uint sh_out_of_budget;
+shared uint rf_sh_slot;
+shared uint rf_sh_execs;
+shared uint rf_sh_finds;
+shared uint rf_sh_steps;
+shared uint rf_sh_fault;       // 0, or RF_FIND_* of the first fault
+shared uint rf_sh_fault_code;
+shared uint rf_sh_fault_aux;
+shared uint rf_sh_out_of_budget;
 
 // Runs the target once on rf_in[0, len).
 void rf_execute(uint len) {
@@ -34,7 +34,7 @@ void rf_execute(uint len) {
   // Overread: the input's length; timeout: the loop iterations it ran (the
   // budget + 1); crash: 0.
   rf_fault_aux = rf_fault_kind == RF_FIND_OVERREAD ? rf_len
-               : rf_fault_kind == RF_FIND_TIMEOUT  ? pc.exec_steps + 1u
+               : rf_fault_kind == RF_FIND_TIMEOUT  ? rf_pc.exec_steps + 1u
                                                    : 0u;
   if (rf_oob_where != 0u) {
     // The host maps the bounds site to the array's length and location.
@@ -50,27 +50,27 @@ void rf_execute(uint len) {
 // Appends the current input to the find queue, made from `parent` by the
 // mutation sequence `mutations` (RF_MUT_SEQ_*). Returns 1 iff it was stored.
 uint rf_push_find(uint kind, uint slot, uint parent, uint opcode, uint mutations) {
-  uint index = atomicAdd(ctrl[RF_RES_FIND_COUNT], 1u);
-  if (index >= pc.find_capacity) {
-    atomicAdd(ctrl[RF_RES_FIND_DROPPED], 1u);
+  uint index = atomicAdd(rf_ctrl[RF_RES_FIND_COUNT], 1u);
+  if (index >= rf_pc.find_capacity) {
+    atomicAdd(rf_ctrl[RF_RES_FIND_DROPPED], 1u);
     return 0u;
   }
   uint base = index * RF_FIND_WORDS(RF_MAX_WORDS);
-  finds[base + RF_FIND_KIND] = kind;
-  finds[base + RF_FIND_SLOT] = slot;
-  finds[base + RF_FIND_PARENT] = parent;
-  finds[base + RF_FIND_OPCODE] = opcode;
-  finds[base + RF_FIND_LEN] = rf_len;
-  finds[base + RF_FIND_CODE] = rf_fault_code;
-  finds[base + RF_FIND_AUX] = rf_fault_aux;
-  finds[base + RF_FIND_NEW_BITS] = rf_new_bits;
-  finds[base + RF_FIND_SITE] = rf_fault_site;
-  finds[base + RF_FIND_MUTATIONS] = mutations;
+  rf_finds[base + RF_FIND_KIND] = kind;
+  rf_finds[base + RF_FIND_SLOT] = slot;
+  rf_finds[base + RF_FIND_PARENT] = parent;
+  rf_finds[base + RF_FIND_OPCODE] = opcode;
+  rf_finds[base + RF_FIND_LEN] = rf_len;
+  rf_finds[base + RF_FIND_CODE] = rf_fault_code;
+  rf_finds[base + RF_FIND_AUX] = rf_fault_aux;
+  rf_finds[base + RF_FIND_NEW_BITS] = rf_new_bits;
+  rf_finds[base + RF_FIND_SITE] = rf_fault_site;
+  rf_finds[base + RF_FIND_MUTATIONS] = mutations;
   uint words = (rf_len + 3u) >> 2u;
   for (uint w = 0u; w < words; ++w) {
     uint keep = (w + 1u) * 4u <= rf_len ? 0xFFFFFFFFu
                                         : (1u << ((rf_len & 3u) * 8u)) - 1u;
-    finds[base + RF_FIND_HEADER_WORDS + w] = rf_word(w) & keep;
+    rf_finds[base + RF_FIND_HEADER_WORDS + w] = rf_word(w) & keep;
   }
   rf_steps += words;
   return 1u;
@@ -78,33 +78,33 @@ uint rf_push_find(uint kind, uint slot, uint parent, uint opcode, uint mutations
 
 // Lane 0: claims the next slot from the cursor, or returns RF_NO_SLOT.
 uint rf_claim() {
-  if (ctrl[RF_CTRL_SHUTDOWN] != 0u || ctrl[RF_RES_STOP] != 0u) return RF_NO_SLOT;
+  if (rf_ctrl[RF_CTRL_SHUTDOWN] != 0u || rf_ctrl[RF_RES_STOP] != 0u) return RF_NO_SLOT;
   for (;;) {
     rf_steps += 1u;
-    uint s = atomicAdd(ctrl[RF_RES_CLAIM_CURSOR], 1u);
-    if (s >= pc.slot_count) return RF_NO_SLOT;
+    uint s = atomicAdd(rf_ctrl[RF_RES_CLAIM_CURSOR], 1u);
+    if (s >= rf_pc.slot_count) return RF_NO_SLOT;
     uint base = s * RF_SLOT_WORDS;
-    uint tenant = ring[base + RF_SLOT_TENANT];
+    uint tenant = rf_ring[base + RF_SLOT_TENANT];
     if (tenant < RF_CTRL_TENANT_MASK_COUNT &&
-        ctrl[ctrl[RF_CTRL_TENANT_BASE] + tenant] == 0u) {
+        rf_ctrl[rf_ctrl[RF_CTRL_TENANT_BASE] + tenant] == 0u) {
       continue;  // tenant paused: leave the slot published
     }
-    uint seen = atomicCompSwap(ring[base + RF_SLOT_STATUS], RF_STATUS_PUBLISHED,
+    uint seen = atomicCompSwap(rf_ring[base + RF_SLOT_STATUS], RF_STATUS_PUBLISHED,
                                RF_STATUS_CLAIMED);
     if (seen == RF_STATUS_REQUEUE) {
-      seen = atomicCompSwap(ring[base + RF_SLOT_STATUS], RF_STATUS_REQUEUE,
+      seen = atomicCompSwap(rf_ring[base + RF_SLOT_STATUS], RF_STATUS_REQUEUE,
                             RF_STATUS_CLAIMED);
     }
     if (seen != RF_STATUS_PUBLISHED && seen != RF_STATUS_REQUEUE) continue;
-    atomicAdd(ctrl[RF_CTRL_TENANT_FAIRNESS + (tenant & 31u)], 1u);
-    uint priority = ring[base + RF_SLOT_PRIORITY];
+    atomicAdd(rf_ctrl[RF_CTRL_TENANT_FAIRNESS + (tenant & 31u)], 1u);
+    uint priority = rf_ring[base + RF_SLOT_PRIORITY];
     if (priority < RF_CTRL_PRIORITY_COUNT) {
-      atomicAdd(ctrl[RF_CTRL_PRIORITY_FAIRNESS + priority], 1u);
+      atomicAdd(rf_ctrl[RF_CTRL_PRIORITY_FAIRNESS + priority], 1u);
     }
     if (priority <= RF_PRIORITY_HIGH) {
-      atomicAdd(ctrl[RF_CTRL_STARVATION], 1u);
+      atomicAdd(rf_ctrl[RF_CTRL_STARVATION], 1u);
     } else {
-      atomicExchange(ctrl[RF_CTRL_STARVATION], 0u);
+      atomicExchange(rf_ctrl[RF_CTRL_STARVATION], 0u);
     }
     return s;
   }
@@ -134,9 +134,9 @@ void rf_load_parent(uint index) {
 // when source differs from it.
 uint rf_load_mutant(uint source, bool reload) {
   [[unroll]] for (uint w = 0u; w < RF_MAX_WORDS; ++w) rf_in[w] = rf_parent_in[w];
-  uint off = corpus[2u * source];
+  uint off = rf_corpus[2u * source];
   uint words = reload ? RF_MAX_WORDS : 0u;
-  for (uint w = 0u; w < words; ++w) rf_put_word(w, corpus[off + w]);
+  for (uint w = 0u; w < words; ++w) rf_put_word(w, rf_corpus[off + w]);
   rf_steps += words;
   return reload ? rf_corpus_len(source) : rf_parent_len;
 }
@@ -158,7 +158,7 @@ uint rf_report_fault(uint slot, uint source, uint opcode, bool replay,
   uint stored = rf_push_find(rf_fault_kind, slot, source, opcode, mutations);
   if (stored == 0u && !replay) {
     // The queue was full: forget the fault so that it is queued again.
-    atomicAnd(ctrl[RF_RES_FAULT_SEEN + (key >> 5u)], ~(1u << (key & 31u)));
+    atomicAnd(rf_ctrl[RF_RES_FAULT_SEEN + (key >> 5u)], ~(1u << (key & 31u)));
   }
   return stored;
 }
@@ -171,7 +171,7 @@ void rf_count_mutator_uses(uint uses[RF_MUT_COUNT]) {
   [[unroll]] for (uint k = 0u; k < RF_MUT_COUNT; ++k) {
     uint total = subgroupAdd(uses[k]);
     if (total != 0u && subgroupElect()) {
-      atomicAdd(ctrl[RF_RES_MUTATOR_USES + k], total);
+      atomicAdd(rf_ctrl[RF_RES_MUTATOR_USES + k], total);
     }
   }
 }
@@ -183,19 +183,19 @@ void rf_count_mutator_uses(uint uses[RF_MUT_COUNT]) {
 void rf_run_slot(uint slot, uint lane) {
   uint base = slot * RF_SLOT_WORDS;
   uint args = base + RF_SLOT_ARG0;
-  uint opcode = ring[base + RF_SLOT_OPCODE];
-  uint parent = ring[args + RF_ARG_PARENT];
-  uint count = ring[args + RF_ARG_COUNT];
-  uint seed = ring[args + RF_ARG_SEED];
-  uint partner = ring[args + RF_ARG_PARTNER];
-  uint stack = max(ring[args + RF_ARG_STACK], 1u);
+  uint opcode = rf_ring[base + RF_SLOT_OPCODE];
+  uint parent = rf_ring[args + RF_ARG_PARENT];
+  uint count = rf_ring[args + RF_ARG_COUNT];
+  uint seed = rf_ring[args + RF_ARG_SEED];
+  uint partner = rf_ring[args + RF_ARG_PARTNER];
+  uint stack = max(rf_ring[args + RF_ARG_STACK], 1u);
   bool log = opcode == RF_OP_CMPLOG;
   // Mutant m of a CALIBRATE or CMPLOG slot is input parent + m, unmutated.
   bool calibrate = opcode == RF_OP_CALIBRATE || log;
   bool replay = opcode == RF_OP_REPLAY || calibrate ||
-                (pc.flags & RF_PUSH_REPORT_ALL) != 0u;
-  bool keep_going = (pc.flags & RF_PUSH_KEEP_GOING) != 0u;
-  uint slot_hash = rf_hash(pc.seed + slot);
+                (rf_pc.flags & RF_PUSH_REPORT_ALL) != 0u;
+  bool keep_going = (rf_pc.flags & RF_PUSH_KEEP_GOING) != 0u;
+  uint slot_hash = rf_hash(rf_pc.seed + slot);
   uint execs = 0u;
   uint faults = 0u;
   uint first_fault = 0u;
@@ -228,15 +228,15 @@ void rf_run_slot(uint slot, uint lane) {
   rf_slot_parent = parent;
   uint m = lane;
   while (!stop && m < count) {
-    if (ctrl[RF_RES_STOP] != 0u) break;
-    if (ctrl[RF_CTRL_SHUTDOWN] != 0u) break;  // the host stops a stalled dispatch
+    if (rf_ctrl[RF_RES_STOP] != 0u) break;
+    if (rf_ctrl[RF_CTRL_SHUTDOWN] != 0u) break;  // the host stops a stalled dispatch
     bool report = false;
     uint source = parent;
     for (uint r = 0u; r < RF_ROUND_MUTANTS && m < count; ++r) {
       rf_steps += 1u;
-      if (rf_steps + pc.mutation_bound + pc.exec_steps + RF_MAX_WORDS >
-          pc.step_budget) {
-        sh_out_of_budget = 1u;
+      if (rf_steps + rf_pc.mutation_bound + rf_pc.exec_steps + RF_MAX_WORDS >
+          rf_pc.step_budget) {
+        rf_sh_out_of_budget = 1u;
         stop = true;
         break;
       }
@@ -270,7 +270,7 @@ void rf_run_slot(uint slot, uint lane) {
       rf_cmp_logged = 0u;
       rf_execute(len);
 #ifndef RF_COVERAGE_SIGNATURE
-      if (log) cmplog[rf_cmp_log] = rf_cmp_logged;
+      if (log) rf_cmplog[rf_cmp_log] = rf_cmp_logged;
 #endif
       execs += 1u;
       steps = min(steps, 0xFFFFFFFFu - rf_exec_steps) + rf_exec_steps;
@@ -278,7 +278,7 @@ void rf_run_slot(uint slot, uint lane) {
       // An unseen signature is a candidate (looked up with a plain load;
       // claimed with an atomic between rounds).
       uint bit = rf_signature() & (RF_SEEN_BITS - 1u);
-      bool interesting = (ctrl[RF_RES_SEEN + (bit >> 5u)] & (1u << (bit & 31u))) == 0u;
+      bool interesting = (rf_ctrl[RF_RES_SEEN + (bit >> 5u)] & (1u << (bit & 31u))) == 0u;
 #else
       bool interesting = rf_new_bits != 0u;
 #endif
@@ -303,7 +303,7 @@ void rf_run_slot(uint slot, uint lane) {
         first_fault_code = rf_fault_code;
       }
       if (!keep_going) {
-        atomicExchange(ctrl[RF_RES_STOP], 1u);
+        atomicExchange(rf_ctrl[RF_RES_STOP], 1u);
         stop = true;
       }
       continue;
@@ -328,45 +328,45 @@ void rf_run_slot(uint slot, uint lane) {
 #endif
   }
   if (first_fault != 0u) {
-    atomicAdd(ctrl[RF_RES_FAULTS], faults);
-    if (atomicCompSwap(sh_fault, 0u, first_fault) == 0u) {
-      sh_fault_code = first_fault_code;
-      sh_fault_aux = (first_fault << 24u) | lane;
+    atomicAdd(rf_ctrl[RF_RES_FAULTS], faults);
+    if (atomicCompSwap(rf_sh_fault, 0u, first_fault) == 0u) {
+      rf_sh_fault_code = first_fault_code;
+      rf_sh_fault_aux = (first_fault << 24u) | lane;
     }
   }
   rf_count_mutator_uses(uses);
-  atomicAdd(sh_execs, execs);
-  atomicAdd(sh_finds, pushed);
-  atomicAdd(sh_steps, min(steps, 0xFFFFFFFFu / RF_LOCAL_SIZE));
+  atomicAdd(rf_sh_execs, execs);
+  atomicAdd(rf_sh_finds, pushed);
+  atomicAdd(rf_sh_steps, min(steps, 0xFFFFFFFFu / RF_LOCAL_SIZE));
 }
 
 // Lane 0: writes the slot's results, then its final status.
 void rf_complete_slot(uint slot) {
   uint base = slot * RF_SLOT_WORDS;
   uint args = base + RF_SLOT_ARG0;
-  ring[args + RF_ARG_EXECS] = sh_execs;
-  ring[args + RF_ARG_FINDS] = sh_finds;
-  ring[args + RF_ARG_STEPS] = sh_steps;
-  ring[args + RF_ARG_FAULT_CODE] = sh_fault_code;
-  ring[args + RF_ARG_FAULT_AUX] = sh_fault_aux;
-  atomicAdd(ctrl[RF_RES_EXECS], sh_execs);
-  uint opcode = ring[base + RF_SLOT_OPCODE];
+  rf_ring[args + RF_ARG_EXECS] = rf_sh_execs;
+  rf_ring[args + RF_ARG_FINDS] = rf_sh_finds;
+  rf_ring[args + RF_ARG_STEPS] = rf_sh_steps;
+  rf_ring[args + RF_ARG_FAULT_CODE] = rf_sh_fault_code;
+  rf_ring[args + RF_ARG_FAULT_AUX] = rf_sh_fault_aux;
+  atomicAdd(rf_ctrl[RF_RES_EXECS], rf_sh_execs);
+  uint opcode = rf_ring[base + RF_SLOT_OPCODE];
   if (opcode < RF_CTRL_DISPATCH_COUNT) {
-    atomicAdd(ctrl[RF_CTRL_DISPATCH + opcode], 1u);
+    atomicAdd(rf_ctrl[RF_CTRL_DISPATCH + opcode], 1u);
   }
   memoryBarrierBuffer();
-  ring[base + RF_SLOT_STATUS] = sh_fault != 0u ? RF_STATUS_FAULT : RF_STATUS_DONE;
-  atomicAdd(ctrl[RF_CTRL_DONE_COUNT], 1u);
+  rf_ring[base + RF_SLOT_STATUS] = rf_sh_fault != 0u ? RF_STATUS_FAULT : RF_STATUS_DONE;
+  atomicAdd(rf_ctrl[RF_CTRL_DONE_COUNT], 1u);
 }
 
 void main() {
   uint lane = gl_LocalInvocationID.x;
   rf_steps = 0u;
   rf_site = 0u;
-  if (lane == 0u) sh_out_of_budget = 0u;
+  if (lane == 0u) rf_sh_out_of_budget = 0u;
   // Keeps the instrumentation hooks in the module; never true at run time
   // (the host never sends an all-ones seed with an all-ones step budget).
-  if (pc.seed == 0xFFFFFFFFu && pc.step_budget == 0xFFFFFFFFu) {
+  if (rf_pc.seed == 0xFFFFFFFFu && rf_pc.step_budget == 0xFFFFFFFFu) {
     rf_cov_hook();
     if (!rf_loop_hook()) rf_site = 1u;
     rf_site += rf_loc;
@@ -374,16 +374,16 @@ void main() {
   }
   for (;;) {
     if (lane == 0u) {
-      sh_slot = sh_out_of_budget != 0u ? RF_NO_SLOT : rf_claim();
-      sh_execs = 0u;
-      sh_finds = 0u;
-      sh_steps = 0u;
-      sh_fault = 0u;
-      sh_fault_code = 0u;
-      sh_fault_aux = 0u;
+      rf_sh_slot = rf_sh_out_of_budget != 0u ? RF_NO_SLOT : rf_claim();
+      rf_sh_execs = 0u;
+      rf_sh_finds = 0u;
+      rf_sh_steps = 0u;
+      rf_sh_fault = 0u;
+      rf_sh_fault_code = 0u;
+      rf_sh_fault_aux = 0u;
     }
     barrier();
-    uint slot = sh_slot;
+    uint slot = rf_sh_slot;
     if (slot == RF_NO_SLOT) break;
     rf_run_slot(slot, lane);
     barrier();

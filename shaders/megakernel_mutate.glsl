@@ -57,17 +57,17 @@ void rf_set(uint i, uint v) {
 
 // Loads corpus entry `index` (truncated to max_len); returns its length.
 uint rf_load(uint index) {
-  uint off = corpus[2u * index];
-  uint len = min(corpus[2u * index + 1u], pc.max_len);
+  uint off = rf_corpus[2u * index];
+  uint len = min(rf_corpus[2u * index + 1u], rf_pc.max_len);
   uint words = (len + 3u) >> 2u;
 #ifdef RF_INPUT_IN_REGISTERS
   // The corpus buffer ends with RF_MAX_WORDS words of padding, so reading
   // whole registers past a short entry stays in bounds.
   [[unroll]] for (uint w = 0u; w < RF_MAX_WORDS; ++w) {
-    rf_in[w] = corpus[off + w];
+    rf_in[w] = rf_corpus[off + w];
   }
 #else
-  for (uint w = 0u; w < words; ++w) rf_in[w] = corpus[off + w];
+  for (uint w = 0u; w < words; ++w) rf_in[w] = rf_corpus[off + w];
   rf_steps += words;
 #endif
   return len;
@@ -75,12 +75,12 @@ uint rf_load(uint index) {
 
 // Byte `i` of corpus entry `index` (caller keeps i < its length).
 uint rf_corpus_byte(uint index, uint i) {
-  uint off = corpus[2u * index];
-  return (corpus[off + (i >> 2u)] >> ((i & 3u) << 3u)) & 0xFFu;
+  uint off = rf_corpus[2u * index];
+  return (rf_corpus[off + (i >> 2u)] >> ((i & 3u) << 3u)) & 0xFFu;
 }
 
 uint rf_corpus_len(uint index) {
-  return min(corpus[2u * index + 1u], pc.max_len);
+  return min(rf_corpus[2u * index + 1u], rf_pc.max_len);
 }
 
 #ifdef RF_INPUT_IN_REGISTERS
@@ -218,8 +218,8 @@ void rf_mut_arith(uint len) {
 // (rf_last_mutator says which).
 uint rf_mut_insert(uint len) {
   rf_last_mutator = RF_MUT_INSERT;
-  if (len >= pc.max_len) return len;
-  uint n = 1u + rf_below(min(4u, pc.max_len - len));
+  if (len >= rf_pc.max_len) return len;
+  uint n = 1u + rf_below(min(4u, rf_pc.max_len - len));
   uint pos = rf_below(len + 1u);
   rf_open_gap(len, pos, n);
   uint fill = rf_rand();
@@ -245,8 +245,8 @@ void rf_copy_block(uint src, uint dst, uint n) {
 }
 
 uint rf_mut_duplicate(uint len) {
-  if (len == 0u || len >= pc.max_len) return len;
-  uint n = 1u + rf_below(min(min(8u, len), pc.max_len - len));
+  if (len == 0u || len >= rf_pc.max_len) return len;
+  uint n = 1u + rf_below(min(min(8u, len), rf_pc.max_len - len));
   uint src = rf_below(len - n + 1u);
   uint dst = rf_below(len + 1u);
   uint tmp[8];
@@ -270,7 +270,7 @@ uint rf_mut_splice(uint len, uint partner) {
   if (rf_below(2u) == 0u) {
     uint cut = rf_below(len + 1u);
     uint from = rf_below(plen);
-    uint n = min(plen - from, pc.max_len - cut);
+    uint n = min(plen - from, rf_pc.max_len - cut);
     for (uint k = 0u; k < n; ++k) rf_set(cut + k, rf_corpus_byte(partner, from + k));
     rf_steps += n;
     return cut + n;
@@ -286,12 +286,12 @@ uint rf_mut_splice(uint len, uint partner) {
 
 // Dictionary: insert or overwrite a token.
 uint rf_mut_dict(uint len) {
-  if (pc.dict_count == 0u) return len;
-  uint e = rf_below(pc.dict_count) * RF_DICT_ENTRY_WORDS;
-  uint n = dict[e];
-  if (n == 0u || n > pc.max_len) return len;
+  if (rf_pc.dict_count == 0u) return len;
+  uint e = rf_below(rf_pc.dict_count) * RF_DICT_ENTRY_WORDS;
+  uint n = rf_dict[e];
+  if (n == 0u || n > rf_pc.max_len) return len;
   uint pos;
-  if (rf_below(2u) == 0u && len + n <= pc.max_len) {
+  if (rf_below(2u) == 0u && len + n <= rf_pc.max_len) {
     pos = rf_below(len + 1u);
     rf_open_gap(len, pos, n);
     len += n;
@@ -300,7 +300,7 @@ uint rf_mut_dict(uint len) {
     pos = rf_below(len - n + 1u);
   }
   for (uint k = 0u; k < n; ++k) {
-    rf_set(pos + k, dict[e + 1u + (k >> 2u)] >> ((k & 3u) << 3u));
+    rf_set(pos + k, rf_dict[e + 1u + (k >> 2u)] >> ((k & 3u) << 3u));
   }
   rf_steps += n;
   return len;
@@ -342,13 +342,13 @@ uint rf_slot_parent;
 // to be written at `at`. Returns false when the parent has none, or the
 // patch does not fit in `len` bytes (the mutant then gets a havoc step).
 bool rf_cmp_patch(uint len, out uint at, out uint width, out uint value) {
-  uint first = patches[2u * rf_slot_parent];
-  uint count = patches[2u * rf_slot_parent + 1u];
+  uint first = rf_patches[2u * rf_slot_parent];
+  uint count = rf_patches[2u * rf_slot_parent + 1u];
   uint p = first + RF_PATCH_WORDS * rf_below(count);
-  uint head = count != 0u ? patches[p] : 0u;
+  uint head = count != 0u ? rf_patches[p] : 0u;
   at = RF_PATCH_POSITION(head);
   width = RF_PATCH_WIDTH(head);
-  value = count != 0u ? patches[p + 1u] : 0u;
+  value = count != 0u ? rf_patches[p + 1u] : 0u;
   return count != 0u && width != 0u && at + width <= len;
 }
 
@@ -378,7 +378,7 @@ uint rf_mutate(uint opcode, uint len, uint partner) {
 #ifndef RF_HAVOC_ONLY
   rf_last_mutator = opcode == RF_OP_SPLICE ? RF_MUT_SPLICE : RF_MUT_DICT;
   if (opcode == RF_OP_SPLICE) return rf_mut_splice(len, partner);
-  if (opcode == RF_OP_DICT && pc.dict_count != 0u) return rf_mut_dict(len);
+  if (opcode == RF_OP_DICT && rf_pc.dict_count != 0u) return rf_mut_dict(len);
   if (opcode == RF_OP_CMP) return rf_mut_cmp(len);
 #endif
   rf_steps += 1u;

@@ -140,11 +140,11 @@ uint rf_stream_peek4() {
   uint lo;
   uint hi;
   if (rf_stream_dict) {
-    lo = dict[w];
-    hi = dict[w + 1u];
+    lo = rf_dict[w];
+    hi = rf_dict[w + 1u];
   } else {
-    lo = corpus[w];
-    hi = corpus[w + 1u];
+    lo = rf_corpus[w];
+    hi = rf_corpus[w + 1u];
   }
   return r == 0u ? lo : (lo >> r) | (hi << ((32u - r) & 31u));
 }
@@ -153,10 +153,10 @@ uint rf_stream_peek4() {
 // position (half the time, when it fits) or overwriting one. Returns the
 // new length. The dictionary buffer is padded by one word per entry.
 uint rf_stream_dict_setup(uint len) {
-  uint e = rf_below(pc.dict_count) * RF_DICT_ENTRY_WORDS;
-  uint n = dict[e];
-  bool insert = rf_below(2u) == 0u && len + n <= pc.max_len;
-  bool fits = n != 0u && n <= pc.max_len && (insert || n <= len);
+  uint e = rf_below(rf_pc.dict_count) * RF_DICT_ENTRY_WORDS;
+  uint n = rf_dict[e];
+  bool insert = rf_below(2u) == 0u && len + n <= rf_pc.max_len;
+  bool fits = n != 0u && n <= rf_pc.max_len && (insert || n <= len);
   rf_stream_dict = true;
   rf_stream_base = e + 1u;
   rf_stream_from = 0u;
@@ -172,12 +172,12 @@ uint rf_stream_dict_setup(uint len) {
 uint rf_stream_splice_setup(uint len, uint partner) {
   uint plen = rf_corpus_len(partner);
   rf_stream_dict = false;
-  rf_stream_base = corpus[2u * partner];
+  rf_stream_base = rf_corpus[2u * partner];
   rf_stream_insert = false;
   if (rf_below(2u) == 0u) {
     uint cut = rf_below(len + 1u);
     uint from = rf_below(max(plen, 1u));
-    uint n = plen == 0u ? 0u : min(plen - from, pc.max_len - cut);
+    uint n = plen == 0u ? 0u : min(plen - from, rf_pc.max_len - cut);
     rf_stream_at = cut;
     rf_stream_from = from;
     rf_stream_left = n;
@@ -211,7 +211,7 @@ uint rf_spread(uint x, uint j, uint d) {
 // rf_last_mutator to what the step applied. Returns the new length.
 uint rf_flat_step(uint len, uint choice, uint cmp_at, uint cmp_width, uint cmp_value) {
   choice = len == 0u ? RF_MUT_INSERT : choice;
-  uint max_len = pc.max_len;
+  uint max_len = rf_pc.max_len;
   // Five 32-bit draws feed every parameter: the mutators are mutually
   // exclusive, so those that never run together share random bits. r_pos
   // and r_group are the coherence group's (see the file comment), the others
@@ -357,7 +357,7 @@ uint rf_mutate(uint opcode, uint len, uint partner) {
   rf_stream_at = 0u;
   rf_stream_insert = false;
   uint stream_len = len;
-  if (opcode == RF_OP_DICT && pc.dict_count != 0u) {
+  if (opcode == RF_OP_DICT && rf_pc.dict_count != 0u) {
     stream_len = rf_stream_dict_setup(len);
   } else if (opcode == RF_OP_SPLICE) {
     stream_len = rf_stream_splice_setup(len, partner);
@@ -379,7 +379,7 @@ uint rf_mutate(uint opcode, uint len, uint partner) {
   // micro-steps as it has 4-byte chunks); the input-to-state write replaces
   // the first havoc step.
   uint extra = (rf_stream_left + 3u) >> 2u;
-  n -= opcode == RF_OP_SPLICE || (opcode == RF_OP_DICT && pc.dict_count != 0u) ? 1u : 0u;
+  n -= opcode == RF_OP_SPLICE || (opcode == RF_OP_DICT && rf_pc.dict_count != 0u) ? 1u : 0u;
   bool had_stream = extra != 0u;
   for (uint k = 0u; k < n + extra; ++k) {
     uint choice = opcode == RF_OP_TRIM ? RF_MUT_ERASE : rf_below_wide(RF_HAVOC_CHOICES);

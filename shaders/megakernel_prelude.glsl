@@ -26,31 +26,31 @@
 
 layout(local_size_x = RF_LOCAL_SIZE) in;
 
-layout(std430, set = 0, binding = RF_BINDING_CONTROL) coherent buffer RfControl {
-  uint ctrl[];
+layout(std430, set = 0, binding = RF_BINDING_CONTROL) coherent buffer RF_Control {
+  uint rf_ctrl[];
 };
-layout(std430, set = 0, binding = RF_BINDING_RING) coherent buffer RfRing {
-  uint ring[];
+layout(std430, set = 0, binding = RF_BINDING_RING) coherent buffer RF_Ring {
+  uint rf_ring[];
 };
-layout(std430, set = 0, binding = RF_BINDING_CORPUS) readonly buffer RfCorpus {
-  uint corpus[];
+layout(std430, set = 0, binding = RF_BINDING_CORPUS) readonly buffer RF_Corpus {
+  uint rf_corpus[];
 };
-layout(std430, set = 0, binding = RF_BINDING_FINDS) buffer RfFinds {
-  uint finds[];
+layout(std430, set = 0, binding = RF_BINDING_FINDS) buffer RF_Finds {
+  uint rf_finds[];
 };
-layout(std430, set = 0, binding = RF_BINDING_DICT) readonly buffer RfDict {
-  uint dict[];
+layout(std430, set = 0, binding = RF_BINDING_DICT) readonly buffer RF_Dict {
+  uint rf_dict[];
 };
-layout(std430, set = 0, binding = RF_BINDING_CMPLOG) buffer RfCmpLog {
-  uint cmplog[];
+layout(std430, set = 0, binding = RF_BINDING_CMPLOG) buffer RF_CmpLog {
+  uint rf_cmplog[];
 };
-layout(std430, set = 0, binding = RF_BINDING_PATCHES) readonly buffer RfPatches {
-  uint patches[];
+layout(std430, set = 0, binding = RF_BINDING_PATCHES) readonly buffer RF_Patches {
+  uint rf_patches[];
 };
 
 // Per-dispatch parameters. Field order is mirrored by MegakernelPush in
 // fuzz/gpu_megakernel.h.
-layout(push_constant) uniform RfPush {
+layout(push_constant) uniform RF_Push {
   uint seed;          // batch seed (mixed into every mutant's RNG)
   uint slot_count;    // ring slots in this dispatch's ring
   uint find_capacity; // entries the find buffer holds
@@ -61,7 +61,7 @@ layout(push_constant) uniform RfPush {
   uint mutation_bound;  // worst-case loop iterations of one mutant's mutation
   uint flags;         // RF_PUSH_*
   uint cmp_sites;     // instrumented comparisons of the target
-} pc;
+} rf_pc;
 
 // ---------------------------------------------------------------------------
 // Private (per-invocation) execution state.
@@ -144,8 +144,8 @@ void fz_crash(uint code) {
 // invocation set it first. Reads before writing: the common case (already
 // set) costs one load and no atomic.
 uint rf_mark(uint w, uint bit) {
-  if ((ctrl[w] & bit) != 0u) return 0u;
-  uint old = atomicOr(ctrl[w], bit);
+  if ((rf_ctrl[w] & bit) != 0u) return 0u;
+  uint old = atomicOr(rf_ctrl[w], bit);
   return (old & bit) == 0u ? 1u : 0u;
 }
 
@@ -162,7 +162,7 @@ uint rf_mark_new(uint w, uint bit) {
 // Clears control word bit `at` (word * 32 + bit + 1, as rf_first_new);
 // 0 is none.
 void rf_unmark(uint at) {
-  if (at != 0u) atomicAnd(ctrl[(at - 1u) >> 5u], ~(1u << ((at - 1u) & 31u)));
+  if (at != 0u) atomicAnd(rf_ctrl[(at - 1u) >> 5u], ~(1u << ((at - 1u) & 31u)));
 }
 
 // Coverage modes (chosen by the host when it builds the megakernel):
@@ -329,7 +329,7 @@ uint rf_loop_id;
 
 bool rf_loop_hook() {
   rf_exec_steps += 1u;
-  if (rf_exec_steps <= pc.exec_steps) return true;
+  if (rf_exec_steps <= rf_pc.exec_steps) return true;
   if (rf_no_fault()) {
     rf_fault_kind = RF_FIND_TIMEOUT;
     rf_fault_site = rf_loc;
@@ -379,16 +379,16 @@ void rf_cmp_hook() {
   if (rf_cmp_log != RF_NO_LOG) {
     if (rf_cmp_logged < RF_CMPLOG_RECORDS) {
       uint at = rf_cmp_log + 1u + rf_cmp_logged * RF_CMPLOG_RECORD_WORDS;
-      cmplog[at] = rf_cmp_site;
-      cmplog[at + 1u] = rf_cmp_a;
-      cmplog[at + 2u] = rf_cmp_b;
+      rf_cmplog[at] = rf_cmp_site;
+      rf_cmplog[at + 1u] = rf_cmp_a;
+      rf_cmplog[at + 2u] = rf_cmp_b;
     }
     rf_cmp_logged += 1u;
   }
   if (rf_cmp_record && rf_cmp_a != rf_cmp_b) {
     uint entry = RF_RES_CMP + 2u * (rf_cmp_site % RF_CMP_ENTRIES);
-    ctrl[entry] = rf_cmp_a;
-    ctrl[entry + 1u] = rf_cmp_b;
+    rf_ctrl[entry] = rf_cmp_a;
+    rf_ctrl[entry + 1u] = rf_cmp_b;
   }
 #endif
 }

@@ -10,8 +10,8 @@
 // include it explicitly ("#include \"ringfuzz.h\"") or rely on ringfuzz
 // including it first. Reading fz_byte(i) with i >= len is itself a bug
 // report (input overread) in both builds. See docs/dialect.md.
-#ifndef RINGFUZZ_H_
-#define RINGFUZZ_H_
+#ifndef RF_RINGFUZZ_H_
+#define RF_RINGFUZZ_H_
 
 #ifdef __cplusplus
 #include <stdint.h>
@@ -49,8 +49,8 @@ static inline bool rf_twin_loop(void) {
 // and `do ... while` before each test of the condition (as the GPU's loop
 // header); `for` once on entry and once per iteration, i.e. also n + 1 for
 // n iterations. The runtimes that include this header define
-// RINGFUZZ_TWIN_RUNTIME: their own loops are not the target's.
-#ifndef RINGFUZZ_TWIN_RUNTIME
+// RF_TWIN_RUNTIME: their own loops are not the target's.
+#ifndef RF_TWIN_RUNTIME
 #define while(...) while (rf_twin_loop() && (__VA_ARGS__))
 #define for(...)                                                  \
   for (bool rf_twin_entered_ = rf_twin_loop(); rf_twin_entered_; \
@@ -63,4 +63,4 @@ static inline bool rf_twin_loop(void) {
 // In GLSL, fz_byte and fz_crash are defined by the megakernel prelude
 // (shaders/megakernel_prelude.glsl) before the target is included.
 
-#endif  // RINGFUZZ_H_
+#endif  // RF_RINGFUZZ_H_

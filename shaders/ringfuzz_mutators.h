@@ -6,8 +6,8 @@
 //
 // Included verbatim by GLSL and by C++, like ringfuzz_wire.h: only #define of
 // unsigned literals and of macros over them, no types, no includes.
-#ifndef RINGFUZZ_MUTATORS_H_
-#define RINGFUZZ_MUTATORS_H_
+#ifndef RF_MUTATORS_H_
+#define RF_MUTATORS_H_
 
 // Havoc mutators. Ids 0..7 are also the havoc draw (`choice`) that picks
 // them: a havoc step draws one of RF_HAVOC_CHOICES values, and the last
@@ -43,4 +43,4 @@
 #define RF_MUT_SEQ_MAX 8u
 #define RF_MUT_SEQ_EMPTY 0xFFFFFFFFu
 
-#endif  // RINGFUZZ_MUTATORS_H_
+#endif  // RF_MUTATORS_H_

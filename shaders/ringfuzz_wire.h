@@ -9,8 +9,8 @@
 // All words are little-endian 32-bit unsigned integers.
 // Reference: shared/spec/wire-protocol.md (layout of release 0.6.3 of the
 // original runtime, kept word for word).
-#ifndef RINGFUZZ_WIRE_H_
-#define RINGFUZZ_WIRE_H_
+#ifndef RF_WIRE_H_
+#define RF_WIRE_H_
 
 // ---------------------------------------------------------------------------
 // Control buffer. At least RF_CTRL_MIN_WORDS words; the result region starts
@@ -222,7 +222,7 @@
 #define RF_PATCH_POSITION(head) ((head) >> 8u)
 #define RF_PATCH_WIDTH(head) ((head)&0xFFu)
 
-// Push-constant flags of the megakernel (RfPush.flags).
+// Push-constant flags of the megakernel (rf_pc.flags).
 #define RF_PUSH_KEEP_GOING 1u  // a fault does not stop the dispatch
 #define RF_PUSH_REPORT_ALL 2u  // queue every fault, even one seen before
 
@@ -236,4 +236,4 @@
 #define RF_BINDING_PATCHES 6
 #define RF_BINDING_COUNT 7
 
-#endif  // RINGFUZZ_WIRE_H_
+#endif  // RF_WIRE_H_

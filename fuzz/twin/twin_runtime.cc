@@ -12,7 +12,7 @@
 // -ringfuzz_loop_budget=N sets the loop budget of one execution (default
 // kDefaultLoopBudget, the GPU's): an execution whose loops take more steps
 // is a timeout (shaders/ringfuzz.h), reported and aborted like a crash.
-#define RINGFUZZ_TWIN_RUNTIME  // this file's loops are not the target's
+#define RF_TWIN_RUNTIME  // this file's loops are not the target's
 #include <atomic>
 #include <cstddef>
 #include <cstdint>

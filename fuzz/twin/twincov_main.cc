@@ -14,7 +14,7 @@
 //
 // Exit status: 0 if no input reported a bug, 1 if at least one did, 2 if an
 // input could not be read.
-#define RINGFUZZ_TWIN_RUNTIME  // this file's loops are not the target's
+#define RF_TWIN_RUNTIME  // this file's loops are not the target's
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
