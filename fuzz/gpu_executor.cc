@@ -111,8 +111,12 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
   absl::StatusOr<vk::Buffer> control =
       vk::Buffer::Create(*device, uint64_t{RF_CTRL_WORDS} * 4);
   if (!control.ok()) return control.status();
-  absl::StatusOr<vk::Buffer> ring =
-      vk::Buffer::Create(*device, uint64_t{ring_slots} * RF_SLOT_BYTES, polled);
+  // The slots, then a word per slot and lane: where each lane of a slot
+  // that ran out of loop budget goes on when the slot is claimed again
+  // (rf_progress_word in megakernel_main.glsl).
+  absl::StatusOr<vk::Buffer> ring = vk::Buffer::Create(
+      *device, uint64_t{ring_slots} * (RF_SLOT_BYTES + kLocalSize * 4),
+      polled);
   if (!ring.ok()) return ring.status();
   absl::StatusOr<vk::Buffer> finds = vk::Buffer::Create(
       *device, uint64_t{find_capacity} * RF_FIND_WORDS(max_words) * 4, polled);
@@ -957,7 +961,7 @@ std::vector<Bytes> GpuExecutor::RecommendedDictionary() const {
 }
 
 absl::Span<const uint8_t> GpuExecutor::ring_bytes() const {
-  return ring_.bytes();
+  return ring_.bytes().subspan(0, uint64_t{ring_slots_} * RF_SLOT_BYTES);
 }
 
 std::string GpuExecutor::DeviceDescription() const {

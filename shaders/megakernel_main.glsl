@@ -15,6 +15,20 @@ shared uint rf_sh_fault;       // 0, or RF_FIND_* of the first fault
 shared uint rf_sh_fault_code;
 shared uint rf_sh_fault_aux;
 shared uint rf_sh_out_of_budget;
+shared uint rf_sh_resumed;  // the slot was claimed from REQUEUE
+shared uint rf_sh_requeue;  // a lane ran out of loop budget with work left
+
+// Set by rf_claim: the status the claimed slot had (PUBLISHED or REQUEUE).
+uint rf_claimed_from;
+
+// Per-lane progress of the ring's slots, after the slots in the ring buffer
+// (the host sizes it: capacity * (RF_SLOT_WORDS + RF_LOCAL_SIZE) words):
+// word slot * RF_LOCAL_SIZE + lane is the lane's next mutant when the slot
+// was last left, so a REQUEUE slot resumes where each lane stopped.
+uint rf_progress_word(uint slot, uint lane) {
+  uint capacity = uint(rf_ring.length()) / (RF_SLOT_WORDS + RF_LOCAL_SIZE);
+  return capacity * RF_SLOT_WORDS + slot * RF_LOCAL_SIZE + lane;
+}
 
 // Runs the target once on rf_in[0, len).
 void rf_execute(uint len) {
@@ -96,6 +110,7 @@ uint rf_claim() {
                             RF_STATUS_CLAIMED);
     }
     if (seen != RF_STATUS_PUBLISHED && seen != RF_STATUS_REQUEUE) continue;
+    rf_claimed_from = seen;
     atomicAdd(rf_ctrl[RF_CTRL_TENANT_FAIRNESS + (tenant & 31u)], 1u);
     uint priority = rf_ring[base + RF_SLOT_PRIORITY];
     if (priority < RF_CTRL_PRIORITY_COUNT) {
@@ -226,7 +241,9 @@ void rf_run_slot(uint slot, uint lane) {
   [[unroll]] for (uint k = 0u; k < RF_MUT_COUNT; ++k) uses[k] = 0u;
   rf_load_parent(parent);
   rf_slot_parent = parent;
-  uint m = lane;
+  // A requeued slot goes on from each lane's next mutant.
+  uint m = rf_sh_resumed != 0u ? rf_ring[rf_progress_word(slot, lane)] : lane;
+  bool out_of_budget = false;
   while (!stop && m < count) {
     if (rf_ctrl[RF_RES_STOP] != 0u) break;
     if (rf_ctrl[RF_CTRL_SHUTDOWN] != 0u) break;  // the host stops a stalled dispatch
@@ -237,6 +254,7 @@ void rf_run_slot(uint slot, uint lane) {
       if (rf_steps + rf_pc.mutation_bound + rf_pc.exec_steps + RF_MAX_WORDS >
           rf_pc.step_budget) {
         rf_sh_out_of_budget = 1u;
+        out_of_budget = true;
         stop = true;
         break;
       }
@@ -338,15 +356,24 @@ void rf_run_slot(uint slot, uint lane) {
   atomicAdd(rf_sh_execs, execs);
   atomicAdd(rf_sh_finds, pushed);
   atomicAdd(rf_sh_steps, min(steps, 0xFFFFFFFFu / RF_LOCAL_SIZE));
+  // Where this lane stopped: the slot is requeued (not DONE) when a lane
+  // ran out of loop budget before its last mutant, and resumes from here.
+  rf_ring[rf_progress_word(slot, lane)] = m;
+  if (out_of_budget && m < count) rf_sh_requeue = 1u;
 }
 
 // Lane 0: writes the slot's results, then its final status.
 void rf_complete_slot(uint slot) {
   uint base = slot * RF_SLOT_WORDS;
   uint args = base + RF_SLOT_ARG0;
-  rf_ring[args + RF_ARG_EXECS] = rf_sh_execs;
-  rf_ring[args + RF_ARG_FINDS] = rf_sh_finds;
-  rf_ring[args + RF_ARG_STEPS] = rf_sh_steps;
+  // A resumed slot adds to what its earlier claims ran.
+  bool resumed = rf_sh_resumed != 0u;
+  rf_ring[args + RF_ARG_EXECS] =
+      (resumed ? rf_ring[args + RF_ARG_EXECS] : 0u) + rf_sh_execs;
+  rf_ring[args + RF_ARG_FINDS] =
+      (resumed ? rf_ring[args + RF_ARG_FINDS] : 0u) + rf_sh_finds;
+  rf_ring[args + RF_ARG_STEPS] =
+      (resumed ? rf_ring[args + RF_ARG_STEPS] : 0u) + rf_sh_steps;
   rf_ring[args + RF_ARG_FAULT_CODE] = rf_sh_fault_code;
   rf_ring[args + RF_ARG_FAULT_AUX] = rf_sh_fault_aux;
   atomicAdd(rf_ctrl[RF_RES_EXECS], rf_sh_execs);
@@ -355,6 +382,10 @@ void rf_complete_slot(uint slot) {
     atomicAdd(rf_ctrl[RF_CTRL_DISPATCH + opcode], 1u);
   }
   memoryBarrierBuffer();
+  if (rf_sh_fault == 0u && rf_sh_requeue != 0u) {
+    rf_ring[base + RF_SLOT_STATUS] = RF_STATUS_REQUEUE;
+    return;
+  }
   rf_ring[base + RF_SLOT_STATUS] = rf_sh_fault != 0u ? RF_STATUS_FAULT : RF_STATUS_DONE;
   atomicAdd(rf_ctrl[RF_CTRL_DONE_COUNT], 1u);
 }
@@ -374,7 +405,10 @@ void main() {
   }
   for (;;) {
     if (lane == 0u) {
+      rf_claimed_from = RF_STATUS_PUBLISHED;
       rf_sh_slot = rf_sh_out_of_budget != 0u ? RF_NO_SLOT : rf_claim();
+      rf_sh_resumed = rf_claimed_from == RF_STATUS_REQUEUE ? 1u : 0u;
+      rf_sh_requeue = 0u;
       rf_sh_execs = 0u;
       rf_sh_finds = 0u;
       rf_sh_steps = 0u;
