@@ -17,6 +17,16 @@
 #include "shaders/ringfuzz_mutators.h"
 #include "shaders/ringfuzz_wire.h"
 
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(leak_sanitizer)
+#include <sanitizer/lsan_interface.h>
+#define RINGFUZZ_HAVE_LSAN 1
+#endif
+#endif
+#ifndef RINGFUZZ_HAVE_LSAN
+#define RINGFUZZ_HAVE_LSAN 0
+#endif
+
 namespace ringfuzz {
 namespace {
 
@@ -115,8 +125,7 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
   // that ran out of loop budget goes on when the slot is claimed again
   // (rf_progress_word in megakernel_main.glsl).
   absl::StatusOr<vk::Buffer> ring = vk::Buffer::Create(
-      *device, uint64_t{ring_slots} * (RF_SLOT_BYTES + kLocalSize * 4),
-      polled);
+      *device, uint64_t{ring_slots} * (RF_SLOT_BYTES + kLocalSize * 4), polled);
   if (!ring.ok()) return ring.status();
   absl::StatusOr<vk::Buffer> finds = vk::Buffer::Create(
       *device, uint64_t{find_capacity} * RF_FIND_WORDS(max_words) * 4, polled);
@@ -274,21 +283,41 @@ absl::Status GpuExecutor::CheckUsable() const {
 
 GpuExecutor::~GpuExecutor() {
   if (!hung_) return;
-  // Telemetry and steering: the device still runs a dispatch that never
-  // ended; destroying what it uses would block forever (or worse). Leak it.
-  (void)precise_.release();
-  (void)fast_.release();
-  (void)havoc_.release();
-  (void)corpus_.release();
-  (void)patches_.release();
-  (void)ring2_.release();
-  (void)finds2_.release();
-  (void)snapshots_.release();
-  for (vk::Buffer* buffer : {&control_, &ring_, &finds_, &dict_, &cmplog_}) {
-    (void)new vk::Buffer(std::move(*buffer));
+  // A dispatch that outlived its timeout may have ended since: then every
+  // object can go as usual.
+  bool ended = true;
+  for (Program* program : {precise_.get(), fast_.get(), havoc_.get()}) {
+    if (program == nullptr) continue;
+    for (vk::Dispatcher* d :
+         {program->dispatcher.get(), program->second.get()}) {
+      if (d == nullptr || !ended) continue;
+      absl::StatusOr<bool> done = d->Wait(shutdown_grace_);
+      ended = done.ok() && *done;
+    }
   }
-  (void)new vk::Device(std::move(device_));
-  (void)new vk::Instance(std::move(instance_));
+  if (ended) return;
+  // The device still runs a dispatch that never ended; destroying what it
+  // uses would block forever (or worse). Leak it, on purpose: told to
+  // LeakSanitizer, so that sanitizer builds report only real leaks.
+  const auto leak = [](void* object) {
+    if (object == nullptr) return;
+#if RINGFUZZ_HAVE_LSAN
+    __lsan_ignore_object(object);
+#endif
+  };
+  leak(precise_.release());
+  leak(fast_.release());
+  leak(havoc_.release());
+  leak(corpus_.release());
+  leak(patches_.release());
+  leak(ring2_.release());
+  leak(finds2_.release());
+  leak(snapshots_.release());
+  for (vk::Buffer* buffer : {&control_, &ring_, &finds_, &dict_, &cmplog_}) {
+    leak(new vk::Buffer(std::move(*buffer)));
+  }
+  leak(new vk::Device(std::move(device_)));
+  leak(new vk::Instance(std::move(instance_)));
 }
 
 absl::Status GpuExecutor::AddProgram(Megakernel kernel,
