@@ -51,6 +51,9 @@ static inline bool rf_twin_loop(void) {
 // n iterations. The runtimes that include this header define
 // RF_TWIN_RUNTIME: their own loops are not the target's.
 #ifndef RF_TWIN_RUNTIME
+// clang-format would put a space in `while(...)`, which would then no longer
+// be a function-like macro.
+// clang-format off
 #define while(...) while (rf_twin_loop() && (__VA_ARGS__))
 #define for(...)                                                  \
   for (bool rf_twin_entered_ = rf_twin_loop(); rf_twin_entered_; \
@@ -58,6 +61,7 @@ static inline bool rf_twin_loop(void) {
     for (__VA_ARGS__)                                             \
       if (!rf_twin_loop()) break;                                 \
       else
+// clang-format on
 #endif
 #endif
 // In GLSL, fz_byte and fz_crash are defined by the megakernel prelude
