@@ -131,16 +131,8 @@ int Engine::Fuzz(const std::vector<std::string>& dirs) {
          << " fixes the mutants per slot\n";
   }
   Scheduler scheduler(seed_, have_dictionary_, executor_->compare_feedback());
-  SteeringOptions steering_options = steering_options_;
-  steering_options.telemetry_out = config_.telemetry_out;
-  steering_options.dump_buffers = config_.dump_buffers;
-  absl::StatusOr<std::unique_ptr<Steering>> steering =
-      Steering::Create(steering_options, *executor_, clock_, out_);
-  if (!steering.ok()) return Fail(steering.status());
-  (*steering)->SetSeedEntries(corpus_.size());
   seed_entries_ = corpus_.size();
-  steering_ = *std::move(steering);
-  executor_->SetStopCheck([this] { return StopRequested(); });
+  if (absl::Status s = StartSteering(); !s.ok()) return Fail(s);
   std::optional<int> code = FuzzLoop(scheduler);
   executor_->SetStopCheck(nullptr);
   steering_.reset();
@@ -485,16 +477,8 @@ std::optional<int> Engine::RecoverDevice(const absl::Status& lost,
   }
   recovered_ = true;
   if (!steered) return std::nullopt;
-  SteeringOptions steering_options = steering_options_;
-  steering_options.telemetry_out = config_.telemetry_out;
-  steering_options.dump_buffers = config_.dump_buffers;
-  absl::StatusOr<std::unique_ptr<Steering>> steering =
-      Steering::Create(steering_options, *executor_, clock_, out_);
-  if (!steering.ok()) return Fail(steering.status());
-  (*steering)->SetSeedEntries(seed_entries_);
-  (*steering)->Configure(configured_);
-  steering_ = *std::move(steering);
-  executor_->SetStopCheck([this] { return StopRequested(); });
+  if (absl::Status s = StartSteering(); !s.ok()) return Fail(s);
+  steering_->Configure(configured_);
   if (executor_->overlap() > 1) {
     for (const Batch& batch : flights) {
       if (absl::Status s = executor_->SubmitBatch(batch.work, batch.seed);
@@ -504,6 +488,19 @@ std::optional<int> Engine::RecoverDevice(const absl::Status& lost,
     }
   }
   return std::nullopt;
+}
+
+absl::Status Engine::StartSteering() {
+  SteeringOptions steering_options = steering_options_;
+  steering_options.telemetry_out = config_.telemetry_out;
+  steering_options.dump_buffers = config_.dump_buffers;
+  absl::StatusOr<std::unique_ptr<Steering>> steering =
+      Steering::Create(steering_options, *executor_, clock_, out_);
+  if (!steering.ok()) return steering.status();
+  (*steering)->SetSeedEntries(seed_entries_);
+  steering_ = *std::move(steering);
+  executor_->SetStopCheck([this] { return StopRequested(); });
+  return absl::OkStatus();
 }
 
 bool Engine::BudgetSpent(uint64_t in_flight_requested) {

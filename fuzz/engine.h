@@ -189,6 +189,9 @@ class Engine {
   bool BudgetSpent(uint64_t in_flight_requested);
   // Fails the run on a batch the executor could not run.
   int FailBatch(const absl::Status& status);
+  // Makes the steering for executor_ (seed_entries_ seed entries) and
+  // gives the executor the stop check.
+  absl::Status StartSteering();
   // Runs `batch` on the executor, timed: batch_start_, last_batch_time_
   // and busy_.
   absl::StatusOr<BatchResult> RunTimedBatch(const Batch& batch);
