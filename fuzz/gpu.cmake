@@ -7,6 +7,7 @@ add_library(ringfuzz_gpu STATIC
   ${CMAKE_SOURCE_DIR}/fuzz/gpu_executor_overlap.cc
   ${CMAKE_SOURCE_DIR}/fuzz/input_to_state.cc
   ${CMAKE_SOURCE_DIR}/fuzz/lavapipe_env.cc
+  ${CMAKE_SOURCE_DIR}/fuzz/length_to_state.cc
   ${CMAKE_SOURCE_DIR}/fuzz/ring_slots.cc
   ${CMAKE_SOURCE_DIR}/fuzz/target_diagnostics.cc
   ${CMAKE_SOURCE_DIR}/fuzz/target_limits.cc)

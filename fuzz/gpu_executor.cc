@@ -43,6 +43,9 @@ uint32_t WordsFor(size_t bytes) {
 // Input-to-state patches kept per corpus input (fuzz/input_to_state.h):
 // a CMP mutant draws one of them uniformly.
 constexpr size_t kMaxPatchesPerInput = 128;
+// Length-to-state trials per corpus input: enough for o - 1, o, o + 1 of
+// two length comparisons.
+constexpr size_t kMaxLengthsPerInput = 6;
 
 // How often a dispatch's wait looks at the stop check.
 constexpr absl::Duration kStopPoll = absl::Milliseconds(20);
@@ -73,6 +76,7 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
   build.coverage = options.coverage;
   build.compares = options.compares;
   build.bounds = options.bounds;
+  build.conditions = options.conditions;
   build.value_profile = options.value_profile;
   // The signature build (if any) differs in this and in its compare hooks.
   build.signature = false;
@@ -708,7 +712,7 @@ absl::StatusOr<BatchResult> GpuExecutor::RunBatch(
   const absl::Duration device_before = device_time_;
   // CMP items draw from their parent's own patches: inputs added since the
   // last batch are logged before any item runs.
-  if (absl::Status s = LogNewInputs(); !s.ok()) return s;
+  if (absl::Status s = LogNewInputs(result); !s.ok()) return s;
   // With a havoc-only build, its items run first (in their order), then the
   // others on the full build: each dispatch runs one build.
   std::vector<WorkItem> ordered;
@@ -798,8 +802,9 @@ absl::StatusOr<uint32_t> GpuExecutor::PublishInputRuns(uint32_t opcode,
   return published;
 }
 
-absl::Status GpuExecutor::LogNewInputs() {
+absl::Status GpuExecutor::LogNewInputs(BatchResult& result) {
   steered_ = nullptr;
+  std::vector<Find> resized;  // length-to-state trials
   while (logged_inputs_ < inputs_.size()) {
     const uint32_t first = logged_inputs_;
     const uint32_t n = static_cast<uint32_t>(
@@ -824,6 +829,16 @@ absl::Status GpuExecutor::LogNewInputs() {
       }
       const std::vector<InputPatch> found = DeriveInputToStatePatches(
           inputs_[first + k], records_of_input, kMaxPatchesPerInput);
+      for (size_t length :
+           DeriveLengthsToTry(inputs_[first + k].size(), records_of_input,
+                              len_limit_, kMaxLengthsPerInput)) {
+        Find trial;
+        trial.data = ResizeInput(inputs_[first + k], length);
+        trial.parent = first + k;
+        trial.opcode = RF_OP_CMP;
+        trial.mutations = {RF_MUT_LENGTH};
+        resized.push_back(std::move(trial));
+      }
       patch_index_.push_back(static_cast<uint32_t>(patch_data_.size()));
       patch_index_.push_back(static_cast<uint32_t>(found.size()));
       for (const InputPatch& patch : found) {
@@ -834,7 +849,8 @@ absl::Status GpuExecutor::LogNewInputs() {
     if (absl::Status s = UploadPatches(first); !s.ok()) return s;
     logged_inputs_ = first + n;
   }
-  return absl::OkStatus();
+  if (resized.empty()) return absl::OkStatus();
+  return Calibrate(resized, result);
 }
 
 absl::Status GpuExecutor::UploadPatches(uint32_t first_input) {

@@ -23,6 +23,7 @@
 #include "fuzz/executor.h"
 #include "fuzz/gpu_megakernel.h"
 #include "fuzz/input_to_state.h"
+#include "fuzz/length_to_state.h"
 #include "runtime/buffer.h"
 #include "runtime/compute_pipeline.h"
 #include "runtime/device.h"
@@ -44,6 +45,7 @@ struct GpuExecutorOptions {
   bool coverage = true;     // see MegakernelOptions::coverage
   bool compares = true;     // see MegakernelOptions::compares
   bool bounds = true;       // see MegakernelOptions::bounds
+  bool conditions = true;   // see MegakernelOptions::conditions
   // Compare-distance features (-use_value_profile), in both coverage builds
   // alike; see MegakernelOptions::value_profile.
   bool value_profile = false;
@@ -318,8 +320,11 @@ class GpuExecutor final : public Executor {
   // Runs every corpus input added since the last call once more on the
   // precise build with its comparisons logged (RF_OP_CMPLOG), and stores
   // the input-to-state patches derived from each input's own log in the
-  // patch buffer. Executions are not counted (as calibration's).
-  absl::Status LogNewInputs();
+  // patch buffer; then runs each input resized to the lengths its log
+  // suggests (fuzz/length_to_state.h) and appends what they found to
+  // `result`, as CMP mutants of that input. Executions are not counted
+  // (as calibration's).
+  absl::Status LogNewInputs(BatchResult& result);
   // Copies the host's patch lists (patch_index_, patch_data_) to the patch
   // buffer, making it larger when they do not fit.
   absl::Status UploadPatches(uint32_t first_input);
@@ -363,6 +368,9 @@ class GpuExecutor final : public Executor {
   bool overlap_ = false;
   std::deque<Flight> flights_;
   std::deque<absl::StatusOr<BatchResult>> finished_;
+  // Finds made between overlapped batches (LogNewInputs' length trials),
+  // reported with the next batch collected.
+  std::vector<Find> between_batches_;
   uint32_t next_parity_ = 0;
   uint32_t control_epoch_ = 0;           // RF_CTRL_EPOCH of the last flight
   std::unique_ptr<vk::Buffer> corpus_;   // replaced when it grows

@@ -17,6 +17,7 @@
 // it plans then holds their mutants.
 
 #include <algorithm>
+#include <iterator>
 #include <utility>
 #include <vector>
 
@@ -48,7 +49,11 @@ absl::Status GpuExecutor::SubmitBatch(absl::Span<const WorkItem> work,
   // last batch are logged first, which needs the device to itself.
   if (logged_inputs_ < inputs_.size()) {
     if (absl::Status s = Quiesce(); !s.ok()) return s;
-    if (absl::Status s = LogNewInputs(); !s.ok()) return s;
+    BatchResult between;
+    if (absl::Status s = LogNewInputs(between); !s.ok()) return s;
+    for (Find& find : between.finds) {
+      between_batches_.push_back(std::move(find));
+    }
   }
   if (flights_.size() >= 2) FinishOldest();
   const uint32_t parity = next_parity_;
@@ -111,6 +116,12 @@ absl::StatusOr<BatchResult> GpuExecutor::CollectBatch() {
   }
   absl::StatusOr<BatchResult> result = std::move(finished_.front());
   finished_.pop_front();
+  if (result.ok() && !between_batches_.empty()) {
+    result->finds.insert(result->finds.begin(),
+                         std::make_move_iterator(between_batches_.begin()),
+                         std::make_move_iterator(between_batches_.end()));
+    between_batches_.clear();
+  }
   return result;
 }
 

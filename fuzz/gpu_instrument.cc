@@ -302,25 +302,14 @@ class Instrumenter {
       // A block without lines of its own (a merge block that only
       // branches) is credited to no line: the line in effect before it may
       // belong to a branch that did not run.
-      const uint32_t site = static_cast<uint32_t>(sites_.size());
-      if (site >= RF_SITE_MAP_BITS) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("the target has more than ", RF_SITE_MAP_BITS,
-                         " basic blocks; split it into smaller targets"));
-      }
-      sites_.push_back(loc);
+      absl::StatusOr<uint32_t> site = NewSite(loc);
+      if (!site.ok()) return site.status();
       const bool skip =
           block_index < redundant.size() && redundant[block_index];
       ++block_index;
       if (options_.coverage && !skip) {
-        // The hook's number: its site, or with pruning (the signature
-        // build, whose per-block counters are all it numbers) its rank
-        // among the hooked blocks, so that block_hooks counters hold them.
-        const uint32_t number = options_.prune ? block_hooks_ : site;
-        ++block_hooks_;
         out.push_back(
-            Make(spv::Op::OpStore,
-                 {site_var_, Constant((number << 16) | SiteEdgeHash(site))}));
+            Make(spv::Op::OpStore, {site_var_, Constant(HookValue(*site))}));
         out.push_back(
             Make(spv::Op::OpFunctionCall, {void_type_, NewId(), cov_hook_}));
       }
@@ -346,6 +335,11 @@ class Instrumenter {
           MarkLocation(out);
         }
         if (IsIntegerCompare(fn[i].op)) CompareHook(fn[i], out);
+        if (fn[i].op == spv::Op::OpLogicalAnd ||
+            fn[i].op == spv::Op::OpLogicalOr ||
+            fn[i].op == spv::Op::OpSelect) {
+          if (absl::Status s = ConditionHook(fn[i], out); !s.ok()) return s;
+        }
         if (fn[i].op == spv::Op::OpSwitch) {
           for (size_t k = 3; k + 1 < fn[i].words.size(); k += 2) {
             compare_constants_.insert(fn[i].words[k]);
@@ -356,6 +350,65 @@ class Instrumenter {
       }
     }
     fn = std::move(out);
+    return absl::OkStatus();
+  }
+
+  // Allocates the next site (bit of the site map) for `loc`.
+  absl::StatusOr<uint32_t> NewSite(SiteLocation loc) {
+    const uint32_t site = static_cast<uint32_t>(sites_.size());
+    if (site >= RF_SITE_MAP_BITS) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "the target has more than ", RF_SITE_MAP_BITS,
+          " basic blocks and branchless conditions; split it into "
+          "smaller targets"));
+    }
+    sites_.push_back(std::move(loc));
+    return site;
+  }
+
+  // The rf_site value of a block hook for `site` (see InstrumentOptions::
+  // prune for the numbering); counts the hook.
+  uint32_t HookValue(uint32_t site) {
+    const uint32_t number = options_.prune ? block_hooks_ : site;
+    ++block_hooks_;
+    return (number << 16) | SiteEdgeHash(site);
+  }
+
+  // Before `a && b` or `a || b` (OpLogicalAnd/OpLogicalOr) and `c ? x : y`
+  // (OpSelect) on a scalar condition: a block hook whose site says which
+  // way the condition went (for && and ||: whether `a` alone decided the
+  // result or `b` had to be looked at). A CPU compiles && and || into
+  // branches, and the twin's coverage sees the edge into `b`; glslang
+  // evaluates both sides when they are simple and joins them with one
+  // instruction, so without this hook `if (a && b && c)` is one block on
+  // the GPU and satisfying `a` alone is never new coverage. Selects are
+  // how GPU code avoids divergent branches (ternaries, branchless code), so
+  // their conditions count as branches too. Two sites per condition (both
+  // with its source line but no lines of their own, so line coverage is
+  // unchanged) and one hook call, chosen without a branch.
+  absl::Status ConditionHook(const Inst& inst, std::vector<Inst>& out) {
+    if (!options_.coverage || !options_.conditions) return absl::OkStatus();
+    const uint32_t condition = inst.words[3];
+    if (result_type_[condition] != bool_type_) return absl::OkStatus();
+    if (inst.op == spv::Op::OpSelect &&
+        constants_value_.count(inst.words[4]) != 0 &&
+        inst.words[4] == inst.words[5]) {
+      return absl::OkStatus();  // both ways the same constant
+    }
+    const SiteLocation loc{function_, file_, line_, {}};
+    absl::StatusOr<uint32_t> when_true = NewSite(loc);
+    if (!when_true.ok()) return when_true.status();
+    absl::StatusOr<uint32_t> when_false = NewSite(loc);
+    if (!when_false.ok()) return when_false.status();
+    const uint32_t value = NewId();
+    out.push_back(Make(spv::Op::OpSelect,
+                       {uint_type_, value, condition,
+                        Constant(HookValue(*when_true)),
+                        Constant(HookValue(*when_false))}));
+    out.push_back(Make(spv::Op::OpStore, {site_var_, value}));
+    out.push_back(
+        Make(spv::Op::OpFunctionCall, {void_type_, NewId(), cov_hook_}));
+    ++condition_hooks_;
     return absl::OkStatus();
   }
 
@@ -705,6 +758,7 @@ class Instrumenter {
     }
     module.sites = std::move(sites_);
     module.block_hooks = block_hooks_;
+    module.condition_hooks = condition_hooks_;
     module.loops = loops_;
     module.unguarded_loops = unguarded_;
     module.bounds_checks = static_cast<uint32_t>(bounds_sites_.size());
@@ -753,6 +807,7 @@ class Instrumenter {
   uint32_t uint_type_ = 0, void_type_ = 0, bool_type_ = 0;
   std::vector<SiteLocation> sites_;
   uint32_t loops_ = 0, unguarded_ = 0, block_hooks_ = 0;
+  uint32_t condition_hooks_ = 0;
 };
 
 }  // namespace

@@ -6,6 +6,10 @@
 //   * at the entry of every basic block of every target function it stores a
 //     site value into the private `rf_site` and calls `rf_cov_hook()`, which
 //     records the block and the (previous block, block) edge;
+//   * before every `a && b` / `a || b` / `c ? x : y` that the compiler
+//     left without a branch it records, as a block hook of a site of its
+//     own, which way the condition went (for && and ||: the edge a CPU's
+//     short-circuit branch would take);
 //   * in every loop header it calls `rf_loop_hook()` and, when that returns
 //     false, leaves the loop through its merge block: the per-execution loop
 //     budget that bounds hangs and dispatch length;
@@ -61,6 +65,9 @@ struct InstrumentedModule {
   // (out-of-bounds faults: their bounds site's location).
   std::vector<SiteLocation> locations;
   uint32_t block_hooks = 0;      // sites given a block hook (see prune)
+  // Conditions without a branch (a && b, a || b, c ? x : y) given a hook:
+  // two sites each, counted in block_hooks.
+  uint32_t condition_hooks = 0;
   uint32_t loops = 0;            // loop headers given a budget check
   uint32_t unguarded_loops = 0;  // loop headers counted but not guarded
   uint32_t bounds_checks = 0;    // array indices checked
@@ -85,6 +92,8 @@ struct InstrumentOptions {
   bool coverage = true;  // block/edge hooks
   bool compares = true;  // compare and switch hooks (the dictionary is kept)
   bool bounds = true;    // local-array bounds checks
+  // Block hooks on branchless conditions (&&, ||, ?:); with `coverage`.
+  bool conditions = true;
   // Skip the block hook of blocks whose visits the others imply (see
   // fuzz/gpu_cfg.h). Sites keep their numbers, but the hooks store their
   // rank among the hooked blocks (0 .. block_hooks - 1) in rf_site's high

@@ -89,9 +89,13 @@ absl::StatusOr<Megakernel> BuildMegakernel(const std::string& target_name,
         !fits.ok()) {
       return fits;
     }
-    absl::StatusOr<InstrumentedModule> module = InstrumentSpirv(
-        *spirv, {options.coverage, options.compares, options.bounds,
-                 /*prune=*/options.signature});
+    InstrumentOptions hooks;
+    hooks.coverage = options.coverage;
+    hooks.compares = options.compares;
+    hooks.bounds = options.bounds;
+    hooks.conditions = options.conditions;
+    hooks.prune = options.signature;
+    absl::StatusOr<InstrumentedModule> module = InstrumentSpirv(*spirv, hooks);
     if (!module.ok()) {
       return absl::InvalidArgumentError(
           absl::StrCat("cannot instrument target '", target_name,

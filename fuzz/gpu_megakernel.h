@@ -22,6 +22,8 @@ struct MegakernelOptions {
   bool coverage = true;
   bool compares = true;  // compare-operand hooks (InstrumentOptions)
   bool bounds = true;    // local-array bounds checks (InstrumentOptions)
+  // Hooks on branchless conditions (InstrumentOptions::conditions).
+  bool conditions = true;
   // Compare-distance features (RF_VALUE_PROFILE, -use_value_profile): each
   // compare hook also adds features for how close its operands are.
   bool value_profile = false;

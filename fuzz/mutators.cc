@@ -9,7 +9,7 @@
 namespace ringfuzz {
 namespace {
 
-constexpr std::array<MutatorInfo, RF_MUT_COUNT> kMutators = {{
+constexpr std::array<MutatorInfo, RF_MUT_NAMED> kMutators = {{
     {RF_MUT_FLIP_BIT, "flip_bit", "ChangeBit"},
     {RF_MUT_CHANGE_BYTE, "random_byte", "ChangeByte"},
     {RF_MUT_INTERESTING, "interesting", "ChangeBinaryInteger"},
@@ -22,6 +22,7 @@ constexpr std::array<MutatorInfo, RF_MUT_COUNT> kMutators = {{
     {RF_MUT_SPLICE, "splice", "CrossOver"},
     {RF_MUT_DICT, "dict", "AddFromManualDict"},
     {RF_MUT_CMP, "cmp", "CMP"},
+    {RF_MUT_LENGTH, "length", "LengthToState"},
 }};
 
 // The table covers every id, in id order, with a name for each.
@@ -35,7 +36,7 @@ constexpr bool TableIsComplete() {
   return true;
 }
 static_assert(TableIsComplete(), "kMutators must name every RF_MUT_* id");
-static_assert(RF_MUT_COUNT <= RF_MUT_NONE && RF_MUT_NONE < (1u << RF_MUT_BITS),
+static_assert(RF_MUT_COUNT <= RF_MUT_NAMED && RF_MUT_NAMED <= RF_MUT_NONE && RF_MUT_NONE < (1u << RF_MUT_BITS),
               "mutator ids and RF_MUT_NONE must fit RF_MUT_BITS");
 static_assert(RF_MUT_SEQ_MAX * RF_MUT_BITS == 32,
               "a mutation sequence is one word");

@@ -1,5 +1,5 @@
-// The GPU mutators by id (RF_MUT_* in shaders/ringfuzz_mutators.h, the one
-// table both mutation engines use): their names, libFuzzer's names for them
+// The mutators by id (RF_MUT_* in shaders/ringfuzz_mutators.h, the one
+// table both GPU mutation engines and the host use): their names, libFuzzer's names for them
 // (what "MS:" lines print), and the packed mutation sequences of the find
 // queue (RF_FIND_MUTATIONS).
 #ifndef RINGFUZZ_FUZZ_MUTATORS_H_
@@ -24,7 +24,8 @@ struct MutatorInfo {
   absl::string_view libfuzzer_name;
 };
 
-// Every mutator, in id order: entry i has id i, for i < RF_MUT_COUNT.
+// Every mutator, in id order: entry i has id i, for i < RF_MUT_NAMED (the
+// GPU's, then the host's).
 absl::Span<const MutatorInfo> Mutators();
 
 // ringfuzz's name of `id`, or "mutator<N>" for an id that is no mutator.

@@ -28,7 +28,12 @@
 #define RF_MUT_SPLICE 9u  // partner bytes (a chunk, or a suffix after a cut)
 #define RF_MUT_DICT 10u   // a dictionary token inserted or written over
 #define RF_MUT_CMP 11u    // an input-to-state patch of the parent's compares
-#define RF_MUT_COUNT 12u  // ids 0..RF_MUT_COUNT-1 are mutators
+#define RF_MUT_COUNT 12u  // ids 0..RF_MUT_COUNT-1 are the GPU's mutators
+// A mutation made on the host, never on the GPU (so never counted in
+// RF_RES_MUTATOR_USES): the input padded to a length that its own
+// comparisons name (fuzz/length_to_state.h).
+#define RF_MUT_LENGTH 12u
+#define RF_MUT_NAMED 13u  // ids 0..RF_MUT_NAMED-1 have names (fuzz/mutators.h)
 // No mutation (replays, calibrations, compare logs); never a mutator id.
 // Ids are below 16, so the execution counters (RF_RES_MUTATOR_USES, 16
 // words) have one word per id; words RF_MUT_COUNT.. stay 0 (reserved).

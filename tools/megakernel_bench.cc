@@ -5,12 +5,13 @@
 //   megakernel_bench -target=FILE [-device=cpu|gpu|N] [-seconds=S]
 //                    [-max_len=N] [-opcode=N] [-stack=N]
 //                    [-coverage=0|1] [-compares=0|1] [-bounds=0|1]
+//                    [-conditions=0|1]
 //                    [-value_profile=0|1] [-mutation=auto|flat|branching]
 //                    [-parent=FILE] [-keep_going=0|1] [-coherent_lanes=1|2|4]
 //                    [-coverage_mode=auto|precise|signature] [-havoc_build=0|1]
 //                    [-ring_memory=auto|host|device] [-slots=N] [-execs=N]
 //
-// The three switches turn the instrumentation's hooks off one by one (loop
+// The four switches turn the instrumentation's hooks off one by one (loop
 // budgets always stay), for measuring what each costs; -value_profile=1
 // adds the compare-distance features (ringfuzz -use_value_profile=1);
 // -mutation picks the GPU mutation engine; -parent is the input every
@@ -77,6 +78,7 @@ int main(int argc, char** argv) {
   options.coverage = Flag(argc, argv, "coverage", "1") != "0";
   options.compares = Flag(argc, argv, "compares", "1") != "0";
   options.bounds = Flag(argc, argv, "bounds", "1") != "0";
+  options.conditions = Flag(argc, argv, "conditions", "1") != "0";
   // -keep_going=1: faults do not end a batch (as in campaigns with
   // -keep_going=1); without it a fault-prone parent measures batch ends.
   options.keep_going = Flag(argc, argv, "keep_going", "0") == "1";

@@ -307,7 +307,7 @@ TEST(EngineTest, NamedMutatorsInNewLinesBugReportsAndStats) {
     executions += std::stoull(m[2]);
     finds += std::stoull(m[3]);
   }
-  EXPECT_EQ(stat_lines, static_cast<int>(RF_MUT_COUNT));
+  EXPECT_EQ(stat_lines, static_cast<int>(RF_MUT_NAMED));
   // Every execution but the seed's ran in a batch, with mutations.
   EXPECT_EQ(executions, run.executions - executor.executed_unmutated().size());
   EXPECT_EQ(finds, credited);

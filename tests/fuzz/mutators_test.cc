@@ -16,9 +16,9 @@ namespace {
 
 TEST(MutatorsTest, TableNamesEveryIdOnce) {
   absl::Span<const MutatorInfo> table = Mutators();
-  ASSERT_EQ(table.size(), RF_MUT_COUNT);
+  ASSERT_EQ(table.size(), RF_MUT_NAMED);
   std::set<std::string> names;
-  for (uint32_t id = 0; id < RF_MUT_COUNT; ++id) {
+  for (uint32_t id = 0; id < RF_MUT_NAMED; ++id) {
     EXPECT_EQ(table[id].id, id);
     EXPECT_FALSE(table[id].libfuzzer_name.empty()) << id;
     EXPECT_TRUE(names.insert(std::string(table[id].name)).second)

@@ -1,0 +1,45 @@
+// Shared helpers of the GPU executor tests: test data paths and executors
+// on lavapipe with the validation layer on.
+#ifndef RINGFUZZ_TESTS_GPU_GPU_TEST_UTIL_H_
+#define RINGFUZZ_TESTS_GPU_GPU_TEST_UTIL_H_
+
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "fuzz/gpu_executor.h"
+#include "gtest/gtest.h"
+
+namespace ringfuzz::gpu_test {
+
+// The path of test data file `name` (tests/gpu/data).
+inline std::string Data(const std::string& name) {
+  return std::string(RF_TEST_DATA) + "/" + name;
+}
+
+inline Bytes Str(const std::string& s) { return Bytes(s.begin(), s.end()); }
+
+// Options for target `target` (a test data file) on lavapipe, validated.
+inline GpuExecutorOptions CpuOptions(const std::string& target,
+                                     uint32_t max_len = 64) {
+  GpuExecutorOptions options;
+  options.target_path = Data(target);
+  options.device = "cpu";
+  options.validation = true;
+  options.max_len = max_len;
+  return options;
+}
+
+// The executor of `options`, or null (with a test failure) if it cannot be
+// made.
+inline std::unique_ptr<GpuExecutor> MakeExecutor(
+    const GpuExecutorOptions& options) {
+  absl::StatusOr<std::unique_ptr<GpuExecutor>> executor =
+      GpuExecutor::Create(options);
+  EXPECT_TRUE(executor.ok()) << executor.status();
+  return executor.ok() ? *std::move(executor) : nullptr;
+}
+
+}  // namespace ringfuzz::gpu_test
+
+#endif  // RINGFUZZ_TESTS_GPU_GPU_TEST_UTIL_H_
