@@ -40,9 +40,6 @@ uint32_t WordsFor(size_t bytes) {
   return static_cast<uint32_t>((bytes + 3) / 4);
 }
 
-// Input-to-state patches kept per corpus input (fuzz/input_to_state.h):
-// a CMP mutant draws one of them uniformly.
-constexpr size_t kMaxPatchesPerInput = 128;
 // Length-to-state trials per corpus input: enough for o - 1, o, o + 1 of
 // two length comparisons.
 constexpr size_t kMaxLengthsPerInput = 6;
@@ -547,9 +544,12 @@ void GpuExecutor::CollectCosts(uint32_t slot_count, BatchResult& result,
   for (uint32_t s = 0; s < slot_count; ++s) {
     const uint32_t* slot = ring + uint64_t{s} * RF_SLOT_WORDS;
     const uint32_t* args = slot + RF_SLOT_ARG0;
+    // Compare logs and calibrations run inputs unmutated: no parent's cost.
     if ((slot[RF_SLOT_STATUS] != RF_STATUS_DONE &&
          slot[RF_SLOT_STATUS] != RF_STATUS_FAULT) ||
-        args[RF_ARG_EXECS] == 0 || args[RF_ARG_PARENT] >= inputs_.size()) {
+        args[RF_ARG_EXECS] == 0 || args[RF_ARG_PARENT] >= inputs_.size() ||
+        slot[RF_SLOT_OPCODE] == RF_OP_CMPLOG ||
+        slot[RF_SLOT_OPCODE] == RF_OP_CALIBRATE) {
       continue;
     }
     result.costs.push_back(
@@ -818,34 +818,7 @@ absl::Status GpuExecutor::LogNewInputs(BatchResult& result) {
         !s.ok()) {
       return s;
     }
-    const uint32_t* log = cmplog_.words();
-    for (uint32_t k = 0; k < n; ++k) {
-      const uint32_t* entry = log + uint64_t{k} * RF_CMPLOG_ENTRY_WORDS;
-      const uint32_t records = std::min(entry[0], RF_CMPLOG_RECORDS);
-      std::vector<CompareRecord> records_of_input(records);
-      for (uint32_t r = 0; r < records; ++r) {
-        const uint32_t* w = entry + 1 + r * RF_CMPLOG_RECORD_WORDS;
-        records_of_input[r] = {w[0], w[1], w[2]};
-      }
-      const std::vector<InputPatch> found = DeriveInputToStatePatches(
-          inputs_[first + k], records_of_input, kMaxPatchesPerInput);
-      for (size_t length :
-           DeriveLengthsToTry(inputs_[first + k].size(), records_of_input,
-                              len_limit_, kMaxLengthsPerInput)) {
-        Find trial;
-        trial.data = ResizeInput(inputs_[first + k], length);
-        trial.parent = first + k;
-        trial.opcode = RF_OP_CMP;
-        trial.mutations = {RF_MUT_LENGTH};
-        resized.push_back(std::move(trial));
-      }
-      patch_index_.push_back(static_cast<uint32_t>(patch_data_.size()));
-      patch_index_.push_back(static_cast<uint32_t>(found.size()));
-      for (const InputPatch& patch : found) {
-        patch_data_.push_back(RF_PATCH_HEAD(patch.position, patch.width));
-        patch_data_.push_back(patch.value);
-      }
-    }
+    DeriveFromLogs(first, n, resized);
     if (absl::Status s = UploadPatches(first); !s.ok()) return s;
     logged_inputs_ = first + n;
   }
@@ -853,27 +826,71 @@ absl::Status GpuExecutor::LogNewInputs(BatchResult& result) {
   return Calibrate(resized, result);
 }
 
+void GpuExecutor::DeriveFromLogs(uint32_t first, uint32_t n,
+                                 std::vector<Find>& trials) {
+  const uint32_t* log = cmplog_.words();
+  for (uint32_t k = 0; k < n; ++k) {
+    const uint32_t* entry = log + uint64_t{k} * RF_CMPLOG_ENTRY_WORDS;
+    const uint32_t records = std::min(entry[0], RF_CMPLOG_RECORDS);
+    std::vector<CompareRecord> records_of_input(records);
+    for (uint32_t r = 0; r < records; ++r) {
+      const uint32_t* w = entry + 1 + r * RF_CMPLOG_RECORD_WORDS;
+      records_of_input[r] = {w[0], w[1], w[2]};
+    }
+    const Bytes& input = inputs_[first + k];
+    const std::vector<InputPatch> found =
+        DeriveInputToStatePatches(input, records_of_input, kMaxPatchesPerInput);
+    for (size_t length : DeriveLengthsToTry(input.size(), records_of_input,
+                                            len_limit_, kMaxLengthsPerInput)) {
+      Find trial;
+      trial.data = ResizeInput(input, length);
+      trial.parent = first + k;
+      trial.opcode = RF_OP_CMP;
+      trial.mutations = {RF_MUT_LENGTH};
+      trials.push_back(std::move(trial));
+    }
+    patch_index_.push_back(static_cast<uint32_t>(patch_data_.size()));
+    patch_index_.push_back(static_cast<uint32_t>(found.size()));
+    for (const InputPatch& patch : found) {
+      patch_data_.push_back(RF_PATCH_HEAD(patch.position, patch.width));
+      patch_data_.push_back(patch.value);
+    }
+  }
+}
+
+absl::Status GpuExecutor::ReservePatches(uint32_t inputs,
+                                         uint64_t data_words) {
+  if (patches_ != nullptr && inputs <= patch_index_capacity_ &&
+      data_words <= patch_data_capacity_) {
+    return absl::OkStatus();
+  }
+  // The flights in the air read the buffer this replaces.
+  if (absl::Status s = Quiesce(); !s.ok()) return s;
+  const uint32_t index_capacity =
+      std::max<uint32_t>({64, inputs, patch_index_capacity_ * 2});
+  const uint64_t data_capacity =
+      std::max<uint64_t>({1024, data_words, patch_data_capacity_ * 2});
+  absl::StatusOr<vk::Buffer> buffer = vk::Buffer::Create(
+      device_,
+      (RF_PATCH_INDEX_WORDS(uint64_t{index_capacity}) + data_capacity) * 4);
+  if (!buffer.ok()) return buffer.status();
+  patches_ = std::make_unique<vk::Buffer>(*std::move(buffer));
+  patch_index_capacity_ = index_capacity;
+  patch_data_capacity_ = data_capacity;
+  std::memset(patches_->words(), 0,
+              RF_PATCH_INDEX_WORDS(uint64_t{index_capacity}) * 4);
+  if (corpus_ != nullptr) {
+    if (absl::Status s = BindAll(); !s.ok()) return s;
+  }
+  return UploadPatches(0);
+}
+
 absl::Status GpuExecutor::UploadPatches(uint32_t first_input) {
   const uint32_t inputs = static_cast<uint32_t>(patch_index_.size() / 2);
   if (patches_ == nullptr || inputs > patch_index_capacity_ ||
       patch_data_.size() > patch_data_capacity_) {
-    const uint32_t index_capacity =
-        std::max<uint32_t>({64, inputs, patch_index_capacity_ * 2});
-    const uint64_t data_capacity = std::max<uint64_t>(
-        {1024, patch_data_.size(), patch_data_capacity_ * 2});
-    absl::StatusOr<vk::Buffer> buffer = vk::Buffer::Create(
-        device_,
-        (RF_PATCH_INDEX_WORDS(uint64_t{index_capacity}) + data_capacity) * 4);
-    if (!buffer.ok()) return buffer.status();
-    patches_ = std::make_unique<vk::Buffer>(*std::move(buffer));
-    patch_index_capacity_ = index_capacity;
-    patch_data_capacity_ = data_capacity;
-    std::memset(patches_->words(), 0,
-                RF_PATCH_INDEX_WORDS(uint64_t{index_capacity}) * 4);
-    first_input = 0;
-    if (corpus_ != nullptr) {
-      if (absl::Status s = BindAll(); !s.ok()) return s;
-    }
+    // Rewrites every entry.
+    return ReservePatches(inputs, patch_data_.size());
   }
   uint32_t* words = patches_->words();
   const uint64_t data_start =

@@ -226,6 +226,19 @@ class GpuExecutor final : public Executor {
     bool stopped = false;  // the host stopped it (SHUTDOWN) before it began
     // Its RF_CTRL_PRIORITY_PARTITIONS words.
     std::array<uint32_t, RF_CTRL_PRIORITY_PARTITION_COUNT> partitions = {};
+    bool service = false;  // its first slots are service_'s
+  };
+  // Overlapped rounds: compare logs of new corpus inputs and length trials
+  // ride in a flight, in its first slots (critical priority), instead of
+  // stopping the pipeline to run alone. One such flight at a time: they
+  // share the compare-log entries and the scratch corpus entries.
+  // Most ring slots a flight's service runs take from its work.
+  static constexpr uint32_t kServiceSlots = 4;
+  struct ServiceRuns {
+    uint32_t slots = 0;      // ring slots [0, slots) of the flight
+    uint32_t log_first = 0;  // corpus inputs [log_first, +log_count) logged
+    uint32_t log_count = 0;  // (compare-log entries 0 .. log_count-1)
+    std::vector<Find> trials;  // length trials, scratch entries 0 ..
   };
 
   GpuExecutor(vk::Instance instance, vk::Device device, vk::Buffer control,
@@ -234,6 +247,9 @@ class GpuExecutor final : public Executor {
 
   // Most mutations stacked on one mutant (WorkItem::stack is clamped to it).
   static constexpr uint32_t kMaxStack = 8;
+  // Input-to-state patches kept per corpus input (fuzz/input_to_state.h):
+  // a CMP mutant draws one of them uniformly.
+  static constexpr size_t kMaxPatchesPerInput = 128;
   // The seed of a slot or dispatch from the batch's seed (a 64-bit mix).
   static uint32_t Mix(uint64_t x);
   absl::Status AddProgram(Megakernel kernel, std::unique_ptr<Program>& slot,
@@ -301,8 +317,8 @@ class GpuExecutor final : public Executor {
   // words at `uses`) to `result.mutator_executions`.
   void CollectMutatorUses(const uint32_t* uses, BatchResult& result);
   // Appends the cost of each of the first `slot_count` slots of ring
-  // `parity` that completed (DONE or FAULT) with executions to
-  // `result.costs`.
+  // `parity` that completed (DONE or FAULT) with executions, and mutated a
+  // corpus input (not a compare log or calibration), to `result.costs`.
   void CollectCosts(uint32_t slot_count, BatchResult& result,
                     uint32_t parity = 0);
   // Slots of the first `slot_count` of ring `parity` still PUBLISHED or
@@ -325,6 +341,20 @@ class GpuExecutor final : public Executor {
   // `result`, as CMP mutants of that input. Executions are not counted
   // (as calibration's).
   absl::Status LogNewInputs(BatchResult& result);
+  // Derives the patches and length trials of corpus inputs [first, first +
+  // n) from compare-log entries 0 .. n-1 (appending to patch_index_,
+  // patch_data_ and `trials`); the patch buffer is not touched.
+  void DeriveFromLogs(uint32_t first, uint32_t n, std::vector<Find>& trials);
+  // Makes the patch buffer hold `inputs` index entries and `data_words`
+  // words of patches, replacing it (after Quiesce) when it does not.
+  absl::Status ReservePatches(uint32_t inputs, uint64_t data_words);
+  // Overlapped rounds: plans service_ for a flight with `room` free slots
+  // and returns its work items (empty when none is due or one is in the
+  // air); writes the trials' scratch entries.
+  absl::StatusOr<std::vector<WorkItem>> PlanServiceRuns(uint32_t room);
+  // Reads what service_ ran in the flight of `parity` that just ended into
+  // `result` (its finds, less its executions) and the patch buffer.
+  absl::Status FinishServiceRuns(uint32_t parity, BatchResult& result);
   // Copies the host's patch lists (patch_index_, patch_data_) to the patch
   // buffer, making it larger when they do not fit.
   absl::Status UploadPatches(uint32_t first_input);
@@ -368,9 +398,9 @@ class GpuExecutor final : public Executor {
   bool overlap_ = false;
   std::deque<Flight> flights_;
   std::deque<absl::StatusOr<BatchResult>> finished_;
-  // Finds made between overlapped batches (LogNewInputs' length trials),
-  // reported with the next batch collected.
-  std::vector<Find> between_batches_;
+  ServiceRuns service_;
+  bool service_in_flight_ = false;
+  std::vector<Find> pending_trials_;  // length trials not yet in a flight
   uint32_t next_parity_ = 0;
   uint32_t control_epoch_ = 0;           // RF_CTRL_EPOCH of the last flight
   std::unique_ptr<vk::Buffer> corpus_;   // replaced when it grows

@@ -45,28 +45,41 @@ absl::Status GpuExecutor::SubmitBatch(absl::Span<const WorkItem> work,
           " but the executor holds ", inputs_.size()));
     }
   }
-  // CMP items draw from their parent's own patches: inputs added since the
-  // last batch are logged first, which needs the device to itself.
-  if (logged_inputs_ < inputs_.size()) {
-    if (absl::Status s = Quiesce(); !s.ok()) return s;
-    BatchResult between;
-    if (absl::Status s = LogNewInputs(between); !s.ok()) return s;
-    for (Find& find : between.finds) {
-      between_batches_.push_back(std::move(find));
+  if (flights_.size() >= 2) FinishOldest();
+  // Inputs added since the last flight get their compare logs (and later
+  // their length trials) in this flight's first slots, unless a flight
+  // with such runs is still in the air. Until an input's log has come
+  // back, its CMP items run as HAVOC: it has no patches yet.
+  // A full ring gives up its last work items for them (a batch may run
+  // less than asked, and says so in its executions).
+  absl::StatusOr<std::vector<WorkItem>> service = PlanServiceRuns(
+      std::max<uint32_t>(ring_slots_ - static_cast<uint32_t>(work.size()),
+                         std::min<uint32_t>(ring_slots_ - 1, kServiceSlots)));
+  if (!service.ok()) return service.status();
+  std::vector<WorkItem> items = *std::move(service);
+  const uint32_t service_slots = static_cast<uint32_t>(items.size());
+  items.insert(items.end(), work.begin(),
+               work.begin() + std::min<size_t>(work.size(),
+                                               ring_slots_ - service_slots));
+  for (size_t i = service_slots; i < items.size(); ++i) {
+    if (items[i].opcode == RF_OP_CMP && items[i].parent >= logged_inputs_) {
+      items[i].opcode = RF_OP_HAVOC;
     }
   }
-  if (flights_.size() >= 2) FinishOldest();
   const uint32_t parity = next_parity_;
-  const uint32_t count = static_cast<uint32_t>(work.size());
+  const uint32_t count = static_cast<uint32_t>(items.size());
   if (absl::Status s = PrepareToPublish(RingOf(parity).words(), count);
       !s.ok()) {
     return s;
   }
   uint32_t max_stack = 1;
   for (uint32_t s = 0; s < count; ++s) {
-    PublishSlot(s, work[s], Mix(seed + s), parity);
-    max_stack =
-        std::max(max_stack, std::clamp<uint32_t>(work[s].stack, 1, kMaxStack));
+    // The work's slots keep the seeds they have without service slots.
+    PublishSlot(s, items[s],
+                Mix(seed + (s < service_slots ? s : s - service_slots)),
+                parity);
+    max_stack = std::max(max_stack,
+                         std::clamp<uint32_t>(items[s].stack, 1, kMaxStack));
   }
   MarkPublished(count, parity);
 
@@ -75,7 +88,7 @@ absl::Status GpuExecutor::SubmitBatch(absl::Span<const WorkItem> work,
       (flights_.empty() ? ctrl[RF_CTRL_EPOCH] : control_epoch_) + 1;
   vk::DispatchCommands commands;
   std::vector<uint32_t> head = {control_epoch_};
-  const auto partitions = PriorityPartitions(work);
+  const auto partitions = PriorityPartitions(items);
   head.insert(head.end(), partitions.begin(), partitions.end());
   commands.before.push_back({&control_, RF_CTRL_EPOCH, std::move(head)});
   // EXECS, CLAIM_CURSOR, FIND_COUNT, FIND_DROPPED, FAULTS, STOP.
@@ -101,7 +114,9 @@ absl::Status GpuExecutor::SubmitBatch(absl::Span<const WorkItem> work,
                                       sizeof(push)),
                   std::min(count, groups_), commands);
   if (!submitted.ok()) return submitted;
-  flights_.push_back({parity, count, push.seed, false, partitions});
+  flights_.push_back(
+      {parity, count, push.seed, false, partitions, service_slots != 0});
+  service_in_flight_ = service_in_flight_ || service_slots != 0;
   next_parity_ ^= 1;
   return absl::OkStatus();
 }
@@ -116,12 +131,6 @@ absl::StatusOr<BatchResult> GpuExecutor::CollectBatch() {
   }
   absl::StatusOr<BatchResult> result = std::move(finished_.front());
   finished_.pop_front();
-  if (result.ok() && !between_batches_.empty()) {
-    result->finds.insert(result->finds.begin(),
-                         std::make_move_iterator(between_batches_.begin()),
-                         std::make_move_iterator(between_batches_.end()));
-    between_batches_.clear();
-  }
   return result;
 }
 
@@ -166,7 +175,15 @@ void GpuExecutor::FinishOldest() {
   steered_ = nullptr;
   if (drained.ok()) {
     result->executions += rest.executions;
-    for (Find& find : rest.finds) result->finds.push_back(std::move(find));
+    for (Find& find : rest.finds) {
+      // Service runs that had not ended were put back for a later flight.
+      if (flight.service && (find.opcode == RF_OP_CMPLOG ||
+                             (find.opcode == RF_OP_CALIBRATE &&
+                              find.parent >= corpus_capacity_))) {
+        continue;
+      }
+      result->finds.push_back(std::move(find));
+    }
     result->dropped_finds += rest.dropped_finds;
     for (size_t id = 0; id < rest.mutator_executions.size(); ++id) {
       result->mutator_executions[id] += rest.mutator_executions[id];
@@ -225,10 +242,119 @@ absl::StatusOr<BatchResult> GpuExecutor::FlightResult(const Flight& flight,
   }
   NotifyEpochEnd(flight.slot_count, flight.push_seed, flight.parity, snapshot);
   steered_ = nullptr;
+  if (flight.service) {
+    if (absl::Status s = FinishServiceRuns(flight.parity, result); !s.ok()) {
+      return s;
+    }
+  }
   CollectCosts(flight.slot_count, result, flight.parity);
   unfinished = !host_stopped_ && snapshot[RF_RES_STOP] == 0 &&
                PendingSlots(flight.slot_count, flight.parity) != 0;
   return result;
+}
+
+absl::StatusOr<std::vector<WorkItem>> GpuExecutor::PlanServiceRuns(
+    uint32_t room) {
+  std::vector<WorkItem> items;
+  if (service_in_flight_ || room == 0) return items;
+  const uint32_t per_slot = precise_->kernel.local_size;
+  service_ = ServiceRuns();
+  auto add_runs = [&](uint32_t opcode, uint32_t first, uint32_t n) {
+    for (uint32_t start = 0; start < n; start += per_slot) {
+      WorkItem item;
+      item.opcode = opcode;
+      item.parent = first + start;
+      item.partner = start;  // RF_OP_CMPLOG: the log entry of its first input
+      item.count = std::min(per_slot, n - start);
+      item.priority = RF_PRIORITY_CRITICAL;
+      items.push_back(item);
+    }
+  };
+  if (logged_inputs_ < inputs_.size()) {
+    const uint32_t n = static_cast<uint32_t>(std::min<uint64_t>(
+        {log_capacity_, inputs_.size() - logged_inputs_,
+         uint64_t{room} * per_slot}));
+    // Room for their patches now: replacing the buffer later would need
+    // the flights to end.
+    if (absl::Status s = ReservePatches(
+            static_cast<uint32_t>(inputs_.size()),
+            patch_data_.size() +
+                uint64_t{n} * kMaxPatchesPerInput * RF_PATCH_WORDS);
+        !s.ok()) {
+      return s;
+    }
+    service_.log_first = logged_inputs_;
+    service_.log_count = n;
+    add_runs(RF_OP_CMPLOG, logged_inputs_, n);
+  }
+  const uint32_t left = room - static_cast<uint32_t>(items.size());
+  if (!pending_trials_.empty() && left > 0) {
+    const uint32_t n = static_cast<uint32_t>(std::min<uint64_t>(
+        {scratch_entries_, pending_trials_.size(), uint64_t{left} * per_slot}));
+    for (uint32_t i = 0; i < n; ++i) {
+      WriteCorpusEntry(corpus_capacity_ + i, ScratchOffset(i),
+                       pending_trials_[i].data);
+    }
+    service_.trials.assign(std::make_move_iterator(pending_trials_.begin()),
+                           std::make_move_iterator(pending_trials_.begin() + n));
+    pending_trials_.erase(pending_trials_.begin(),
+                          pending_trials_.begin() + n);
+    add_runs(RF_OP_CALIBRATE, corpus_capacity_, n);
+  }
+  service_.slots = static_cast<uint32_t>(items.size());
+  return items;
+}
+
+absl::Status GpuExecutor::FinishServiceRuns(uint32_t parity,
+                                            BatchResult& result) {
+  service_in_flight_ = false;
+  ServiceRuns service = std::move(service_);
+  service_ = ServiceRuns();
+  const uint32_t* ring = RingOf(parity).words();
+  uint64_t executions = 0;
+  bool logged = true, tried = true;
+  for (uint32_t s = 0; s < service.slots; ++s) {
+    const uint32_t* slot = ring + uint64_t{s} * RF_SLOT_WORDS;
+    const uint32_t* args = slot + RF_SLOT_ARG0;
+    executions += args[RF_ARG_EXECS];
+    // A run that faulted (a length trial that crashed) has run.
+    const bool done = (slot[RF_SLOT_STATUS] == RF_STATUS_DONE ||
+                       slot[RF_SLOT_STATUS] == RF_STATUS_FAULT) &&
+                      args[RF_ARG_EXECS] == args[RF_ARG_COUNT];
+    if (!done && slot[RF_SLOT_OPCODE] == RF_OP_CMPLOG) logged = false;
+    if (!done && slot[RF_SLOT_OPCODE] == RF_OP_CALIBRATE) tried = false;
+  }
+  // Service runs are not the batch's executions (as LogNewInputs' and
+  // Calibrate's are not).
+  result.executions -= std::min<uint64_t>(executions, result.executions);
+  std::vector<Find> finds;
+  for (Find& find : result.finds) {
+    if (find.opcode == RF_OP_CMPLOG) continue;  // corpus inputs again
+    if (find.opcode == RF_OP_CALIBRATE && find.parent >= corpus_capacity_) {
+      const uint32_t i = find.parent - corpus_capacity_;
+      if (i >= service.trials.size()) continue;
+      find.parent = service.trials[i].parent;
+      find.opcode = service.trials[i].opcode;
+      find.mutations = service.trials[i].mutations;
+    }
+    finds.push_back(std::move(find));
+  }
+  result.finds = std::move(finds);
+  candidates_evaluated_ += service.trials.size();
+  // A flight stopped early leaves runs undone: they go into a later one.
+  if (!tried) {
+    pending_trials_.insert(pending_trials_.begin(),
+                           std::make_move_iterator(service.trials.begin()),
+                           std::make_move_iterator(service.trials.end()));
+  }
+  if (service.log_count == 0 || !logged ||
+      service.log_first != logged_inputs_) {
+    return absl::OkStatus();
+  }
+  DeriveFromLogs(service.log_first, service.log_count, pending_trials_);
+  if (absl::Status s = UploadPatches(service.log_first); !s.ok()) return s;
+  logged_inputs_ = service.log_first + service.log_count;
+  return absl::OkStatus();
 }
 
 }  // namespace ringfuzz

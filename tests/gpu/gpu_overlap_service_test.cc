@@ -1,0 +1,115 @@
+// Overlapped rounds carry the compare logs of new corpus inputs and their
+// length trials in a flight's first slots instead of stopping the
+// pipeline to run them alone (GpuExecutor::PlanServiceRuns).
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "fuzz/gpu_executor.h"
+#include "fuzz/length_to_state.h"
+#include "gtest/gtest.h"
+#include "shaders/ringfuzz_mutators.h"
+#include "shaders/ringfuzz_wire.h"
+#include "tests/gpu/gpu_test_util.h"
+
+namespace ringfuzz {
+namespace {
+
+using gpu_test::Str;
+
+std::unique_ptr<GpuExecutor> MakeOverlapped(const std::string& target,
+                                            uint32_t max_len = 64,
+                                            uint32_t ring_slots = 0) {
+  GpuExecutorOptions options = gpu_test::CpuOptions(target, max_len);
+  options.coverage_mode = GpuExecutorOptions::CoverageMode::kPrecise;
+  options.overlap = GpuExecutorOptions::Overlap::kOn;
+  options.ring_slots = ring_slots;
+  options.keep_going = true;  // a crash does not end a flight early
+  return gpu_test::MakeExecutor(options);
+}
+
+std::vector<WorkItem> Work(uint32_t opcode, size_t items, uint32_t count) {
+  std::vector<WorkItem> work(items);
+  for (WorkItem& item : work) {
+    item.opcode = opcode;
+    item.parent = 0;
+    item.count = count;
+  }
+  return work;
+}
+
+// The first flight logs the new input while its work runs; its executions
+// are the work's only, and the input's patches are there once it is
+// collected.
+TEST(GpuOverlapServiceTest, AFlightLogsNewInputsBesideItsWork) {
+  auto executor = MakeOverlapped("magic32.fz");
+  ASSERT_NE(executor, nullptr);
+  ASSERT_TRUE(executor->AddInput(Str("AAAA")).ok());
+  EXPECT_EQ(executor->logged_inputs(), 0u);
+  ASSERT_TRUE(executor->SubmitBatch(Work(RF_OP_HAVOC, 4, 100), 1).ok());
+  EXPECT_EQ(executor->logged_inputs(), 0u);  // not waited for
+  absl::StatusOr<BatchResult> r = executor->CollectBatch();
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->executions, 4u * 100u);
+  EXPECT_EQ(r->costs.size(), 4u);
+  EXPECT_EQ(executor->logged_inputs(), 1u);
+  const std::vector<InputPatch> patches = executor->InputToStatePatches(0);
+  const InputPatch solving{0, 4, 0x5A5A5546u};
+  EXPECT_NE(std::find(patches.begin(), patches.end(), solving), patches.end());
+  // CMP work on it now finds the bug.
+  bool found = false;
+  for (uint64_t seed = 2; seed < 6 && !found; ++seed) {
+    ASSERT_TRUE(executor->SubmitBatch(Work(RF_OP_CMP, 4, 100), seed).ok());
+    absl::StatusOr<BatchResult> cmp = executor->CollectBatch();
+    ASSERT_TRUE(cmp.ok()) << cmp.status();
+    for (const Find& f : cmp->finds) found |= f.kind == Find::Kind::kCrash;
+  }
+  EXPECT_TRUE(found);
+  EXPECT_EQ(executor->validation_messages(), 0u)
+      << executor->last_validation_message();
+}
+
+// The length trials the log names run in the next flight, and their finds
+// come back as the input's LengthToState mutants.
+TEST(GpuOverlapServiceTest, LengthTrialsRunInTheNextFlight) {
+  auto executor = MakeOverlapped("long_input.fz", 128);
+  ASSERT_NE(executor, nullptr);
+  ASSERT_TRUE(executor->AddInput(Str("abcd")).ok());
+  std::vector<size_t> lengths;
+  for (uint64_t seed = 1; seed <= 3; ++seed) {
+    ASSERT_TRUE(executor->SubmitBatch(Work(RF_OP_HAVOC, 2, 16), seed).ok());
+    absl::StatusOr<BatchResult> r = executor->CollectBatch();
+    ASSERT_TRUE(r.ok()) << r.status();
+    EXPECT_EQ(r->executions, 2u * 16u);
+    for (const Find& f : r->finds) {
+      if (f.kind != Find::Kind::kCrash) continue;
+      EXPECT_EQ(f.parent, 0u);
+      EXPECT_EQ(f.mutations, std::vector<uint32_t>{RF_MUT_LENGTH});
+      EXPECT_EQ(f.data, ResizeInput(Str("abcd"), f.data.size()));
+      lengths.push_back(f.data.size());
+    }
+  }
+  EXPECT_EQ(lengths, (std::vector<size_t>{100, 101}));
+  EXPECT_EQ(executor->validation_messages(), 0u)
+      << executor->last_validation_message();
+}
+
+// A batch that fills the ring gives its last items up to the log (and
+// says so in its executions): new inputs are logged all the same.
+TEST(GpuOverlapServiceTest, AFullRingMakesRoomForTheLog) {
+  auto executor = MakeOverlapped("magic32.fz", 64, /*ring_slots=*/4);
+  ASSERT_NE(executor, nullptr);
+  ASSERT_TRUE(executor->AddInput(Str("AAAA")).ok());
+  ASSERT_TRUE(executor->SubmitBatch(Work(RF_OP_HAVOC, 4, 100), 1).ok());
+  absl::StatusOr<BatchResult> r = executor->CollectBatch();
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->executions, 3u * 100u);
+  EXPECT_EQ(executor->logged_inputs(), 1u);
+  ASSERT_TRUE(executor->SubmitBatch(Work(RF_OP_HAVOC, 4, 100), 2).ok());
+  absl::StatusOr<BatchResult> next = executor->CollectBatch();
+  ASSERT_TRUE(next.ok()) << next.status();
+  EXPECT_EQ(next->executions, 4u * 100u);
+}
+
+}  // namespace
+}  // namespace ringfuzz
