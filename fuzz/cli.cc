@@ -7,6 +7,7 @@
 #include "corpus/corpus_dir.h"
 #include "fuzz/engine.h"
 #include "fuzz/flag_parser.h"
+#include "fuzz/info_lines.h"
 #include "fuzz/interrupt.h"
 
 namespace ringfuzz {
@@ -38,6 +39,7 @@ int RunCommandLine(absl::Span<const std::string> args,
     out << "ERROR: " << parsed.status().message() << "\n";
     return kErrorExit;
   }
+  for (const std::string& warning : parsed->warnings) out << warning << "\n";
   Config config = parsed->config;
   if (config.help) {
     out << FlagHelp();
@@ -52,9 +54,7 @@ int RunCommandLine(absl::Span<const std::string> args,
     config.max_len = static_cast<int64_t>(
         AutomaticMaxLen(LargestInputSize(parsed->positional)));
     if (config.verbosity >= 1) {
-      out << "INFO: -max_len is not provided; ringfuzz will not generate "
-             "inputs larger than "
-          << config.max_len << " bytes\n";
+      out << MaxLenLine(static_cast<uint64_t>(config.max_len)) << "\n";
     }
   }
   absl::StatusOr<std::unique_ptr<Executor>> executor = make_executor(config);

@@ -37,7 +37,8 @@ absl::Status WriteCoverageReport(const Executor& executor,
 // kMaxLenLimit (longer seeds are truncated, as with an explicit -max_len).
 size_t AutomaticMaxLen(uint64_t largest_input);
 
-// Parses `args` (without the program name), handles -help, resolves
+// Parses `args` (without the program name), prints the parser's warnings
+// (ignored and unknown flags) first, handles -help, resolves
 // -max_len=0 from the positional inputs (the largest file given or inside
 // the given directories), creates the executor and runs the Engine. Returns
 // the process exit code: the Engine's, 0 after -help, kErrorExit (1) for a

@@ -21,6 +21,7 @@
 #include "corpus/file_read.h"
 #include "corpus/sha1.h"
 #include "fuzz/bug_report.h"
+#include "fuzz/info_lines.h"
 #include "fuzz/interrupt.h"
 #include "fuzz/mutators.h"
 #include "fuzz/scheduler.h"
@@ -114,11 +115,6 @@ int Engine::RunFiles(const std::vector<std::string>& files) {
 }
 
 int Engine::Fuzz(const std::vector<std::string>& dirs) {
-  if (config_.jobs > 1 || config_.workers > 1) {
-    out_ << "INFO: -jobs and -workers are accepted for libFuzzer "
-            "compatibility and ignored: one ringfuzz process already drives "
-            "the whole device\n";
-  }
   if (auto code = LoadDictionary()) return *code;
   std::vector<Bytes> seeds;
   if (auto code = LoadSeeds(dirs, seeds)) return *code;
@@ -185,12 +181,12 @@ std::optional<int> Engine::LoadDictionary() {
   }
   have_dictionary_ = true;
   if (Verbose(1)) {
-    out_ << "Dictionary: " << tokens.size() << " entries";
+    // libFuzzer's line counts the -dict file only: parsers read it as "a
+    // dictionary was given".
+    if (from_file > 0) out_ << DictionaryLine(from_file) << "\n";
     if (tokens.size() != from_file) {
-      out_ << " (" << tokens.size() - from_file
-           << " from the target's comparisons)";
+      out_ << AutomaticDictionaryLine(tokens.size() - from_file) << "\n";
     }
-    out_ << "\n";
   }
   return std::nullopt;
 }

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -57,6 +58,46 @@ const FlagSpec* FindFlag(absl::string_view name) {
   return nullptr;
 }
 
+// What ringfuzz does with one of libFuzzer's flags (fuzz/libfuzzer_flags.def).
+enum class LibFuzzerUse { kClamp, kStrict, kIgnored };
+
+struct LibFuzzerFlag {
+  absl::string_view name;
+  LibFuzzerUse use;
+  absl::string_view why;  // kIgnored only
+};
+
+constexpr LibFuzzerFlag kLibFuzzerFlags[] = {
+#define RF_LIBFUZZER_FLAG(name) {#name, LibFuzzerUse::kClamp, ""},
+#define RF_LIBFUZZER_FLAG_STRICT(name) {#name, LibFuzzerUse::kStrict, ""},
+#define RF_LIBFUZZER_IGNORED(name, why) {#name, LibFuzzerUse::kIgnored, why},
+#include "fuzz/libfuzzer_flags.def"
+#undef RF_LIBFUZZER_FLAG
+#undef RF_LIBFUZZER_FLAG_STRICT
+#undef RF_LIBFUZZER_IGNORED
+};
+
+const LibFuzzerFlag* FindLibFuzzerFlag(absl::string_view name) {
+  for (const LibFuzzerFlag& flag : kLibFuzzerFlags) {
+    if (flag.name == name) return &flag;
+  }
+  return nullptr;
+}
+
+// True iff `name` is a flag ringfuzz accepts, implemented or ignored.
+bool Accepted(absl::string_view name) {
+  return FindFlag(name) != nullptr || FindLibFuzzerFlag(name) != nullptr;
+}
+
+// State of one parse: the result and the warnings already given.
+struct Parse {
+  ParsedCommandLine parsed;
+  absl::flat_hash_set<std::string> warned_ignored;
+  bool warned_double_dash = false;
+
+  void Warn(std::string line) { parsed.warnings.push_back(std::move(line)); }
+};
+
 // Every numeric flag states its whole range, so that a user whose value was
 // refused sees what is accepted without reading the help.
 std::string ExpectedForm(const FlagSpec& flag) {
@@ -73,8 +114,12 @@ std::string ExpectedForm(const FlagSpec& flag) {
   return "";
 }
 
-absl::Status SetFlag(const FlagSpec& flag, absl::string_view value,
-                     Config& config) {
+// Sets `flag` from `value`. With `clamp` (a flag libFuzzer shares), a
+// well-formed integer outside the range is clamped to it with a warning and
+// a bool takes any integer (nonzero = 1), as libFuzzer's int flags do.
+absl::Status SetFlag(const FlagSpec& flag, absl::string_view value, bool clamp,
+                     Parse& parse) {
+  Config& config = parse.parsed.config;
   auto bad = [&] {
     std::string example(flag.default_text);
     if (flag.type == FlagType::kBool) example = example == "true" ? "1" : "0";
@@ -86,8 +131,14 @@ absl::Status SetFlag(const FlagSpec& flag, absl::string_view value,
   switch (flag.type) {
     case FlagType::kInt: {
       int64_t v;
-      if (!absl::SimpleAtoi(value, &v) || v < flag.min || v > flag.max) {
-        return bad();
+      if (!absl::SimpleAtoi(value, &v)) return bad();
+      if (v < flag.min || v > flag.max) {
+        if (!clamp) return bad();
+        const int64_t clamped = std::clamp(v, flag.min, flag.max);
+        parse.Warn(absl::StrCat("WARNING: -", flag.name, "=", value,
+                                " is outside ringfuzz's range [", flag.min,
+                                ", ", flag.max, "]; using ", clamped));
+        v = clamped;
       }
       config.*flag.int_field = v;
       break;
@@ -101,10 +152,16 @@ absl::Status SetFlag(const FlagSpec& flag, absl::string_view value,
       config.*flag.uint64_field = v;
       break;
     }
-    case FlagType::kBool:
+    case FlagType::kBool: {
+      int64_t v;
+      if (clamp && absl::SimpleAtoi(value, &v)) {
+        config.*flag.bool_field = v != 0;
+        break;
+      }
       if (value != "0" && value != "1") return bad();
       config.*flag.bool_field = value == "1";
       break;
+    }
     case FlagType::kString:
       config.*flag.string_field = std::string(value);
       break;
@@ -112,37 +169,66 @@ absl::Status SetFlag(const FlagSpec& flag, absl::string_view value,
   return absl::OkStatus();
 }
 
-absl::Status UnknownFlag(absl::string_view name) {
-  const FlagSpec* closest = nullptr;
+// libFuzzer's warning for a flag it does not know, with a suggestion.
+std::string UnknownFlag(absl::string_view arg, absl::string_view name) {
+  absl::string_view closest;
   size_t best = 3;  // suggest only within distance 2
-  for (const FlagSpec& flag : kFlags) {
-    size_t d = EditDistance(name, flag.name);
+  auto consider = [&](absl::string_view candidate) {
+    size_t d = EditDistance(name, candidate);
     if (d < best) {
       best = d;
-      closest = &flag;
+      closest = candidate;
     }
-  }
-  std::string text = absl::StrCat("unknown flag -", name,
-                                  "; run 'ringfuzz -help=1' for the list");
-  if (closest != nullptr) {
-    absl::StrAppend(&text, " (did you mean -", closest->name, "?)");
-  }
-  return absl::InvalidArgumentError(text);
+  };
+  for (const FlagSpec& flag : kFlags) consider(flag.name);
+  for (const LibFuzzerFlag& flag : kLibFuzzerFlags) consider(flag.name);
+  std::string text = absl::StrCat("WARNING: unrecognized flag '", arg,
+                                  "'; use -help=1 to list all flags");
+  if (!closest.empty())
+    absl::StrAppend(&text, " (did you mean -", closest, "?)");
+  return text;
 }
 
-absl::Status ParseFlag(absl::string_view arg, Config& config) {
+// An argument that starts with "--": ignored, as libFuzzer does.
+void DoubleDash(absl::string_view arg, Parse& parse) {
+  if (!parse.warned_double_dash) {
+    parse.warned_double_dash = true;
+    parse.Warn("INFO: ringfuzz ignores flags that start with '--'");
+  }
+  absl::string_view single = arg.substr(1);
+  absl::string_view name = single.substr(1, single.find('=') - 1);
+  if (single.size() > 1 && Accepted(name)) {
+    parse.Warn(
+        absl::StrCat("WARNING: did you mean '", single, "' (single dash)?"));
+  }
+}
+
+absl::Status ParseFlag(absl::string_view arg, Parse& parse) {
   absl::string_view body = arg.substr(1);
   size_t eq = body.find('=');
   absl::string_view name = body.substr(0, eq);
   const FlagSpec* flag = FindFlag(name);
-  if (flag == nullptr) return UnknownFlag(name);
-  if (eq == absl::string_view::npos) {
-    if (flag->type == FlagType::kBool) return SetFlag(*flag, "1", config);
-    return absl::InvalidArgumentError(
-        absl::StrCat("flag -", name, " needs a value: write -", name, "=<",
-                     ExpectedForm(*flag), ">"));
+  const LibFuzzerFlag* libfuzzer = FindLibFuzzerFlag(name);
+  if (flag == nullptr) {
+    if (libfuzzer == nullptr) {
+      parse.Warn(UnknownFlag(arg, name));
+    } else if (parse.warned_ignored.insert(std::string(name)).second) {
+      parse.Warn(absl::StrCat("WARNING: ringfuzz ignores -", name, ": ",
+                              libfuzzer->why));
+    }
+    return absl::OkStatus();
   }
-  return SetFlag(*flag, body.substr(eq + 1), config);
+  if (eq == absl::string_view::npos) {
+    if (flag->type == FlagType::kBool) {
+      return SetFlag(*flag, "1", /*clamp=*/false, parse);
+    }
+    parse.Warn(absl::StrCat("WARNING: flag -", name, " needs a value (write -",
+                            name, "=<", ExpectedForm(*flag), ">); ignored"));
+    return absl::OkStatus();
+  }
+  const bool clamp =
+      libfuzzer != nullptr && libfuzzer->use == LibFuzzerUse::kClamp;
+  return SetFlag(*flag, body.substr(eq + 1), clamp, parse);
 }
 
 // Appends `text` wrapped at `width` columns, continuation lines indented.
@@ -187,22 +273,21 @@ size_t EditDistance(absl::string_view a, absl::string_view b) {
 
 absl::StatusOr<ParsedCommandLine> ParseCommandLine(
     absl::Span<const std::string> args) {
-  ParsedCommandLine parsed;
+  Parse parse;
   for (const std::string& arg : args) {
-    if (arg.size() >= 2 && arg[0] == '-' && arg[1] == '-') {
-      absl::string_view name = absl::string_view(arg).substr(2);
-      name = name.substr(0, name.find('='));
-      return absl::InvalidArgumentError(absl::StrCat(
-          "'", arg, "': flags take one dash, as in libFuzzer: write -", name,
-          "=<value>"));
-    }
     if (arg.size() >= 2 && arg[0] == '-') {
-      if (absl::Status s = ParseFlag(arg, parsed.config); !s.ok()) return s;
+      if (arg[1] == '-') {
+        DoubleDash(arg, parse);
+      } else if (absl::Status s = ParseFlag(arg, parse); !s.ok()) {
+        return s;
+      }
+      // libFuzzer checks this after every flag: nothing after it counts.
+      if (parse.parsed.config.ignore_remaining_args) break;
       continue;
     }
-    parsed.positional.push_back(arg);
+    parse.parsed.positional.push_back(arg);
   }
-  return parsed;
+  return std::move(parse.parsed);
 }
 
 std::string FlagHelp() {
@@ -227,6 +312,16 @@ std::string FlagHelp() {
     absl::StrAppend(&out, head, def);
     AppendWrapped(flag.help, head.size() + def.size(), kWidth, out);
   }
+  std::string ignored;
+  for (const LibFuzzerFlag& flag : kLibFuzzerFlags) {
+    if (flag.use == LibFuzzerUse::kIgnored) {
+      absl::StrAppend(&ignored, " -", flag.name);
+    }
+  }
+  out +=
+      "\nlibFuzzer's other flags are accepted and ignored, each with a "
+      "WARNING line\nthat says why (docs/cli.md lists them):\n";
+  AppendWrapped(ignored, 0, kWidth, out);
   return out;
 }
 

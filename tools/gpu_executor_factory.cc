@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "fuzz/engine.h"
 #include "fuzz/gpu_executor.h"
+#include "fuzz/info_lines.h"
 
 namespace ringfuzz {
 
@@ -62,6 +63,7 @@ absl::StatusOr<std::unique_ptr<Executor>> MakeGpuExecutor(Config& config,
       << gpu.kernel().module.loops << " loops instrumented; max_len "
       << gpu.max_len() << ", " << gpu.exec_steps()
       << " loop steps per execution\n";
+  log << LoadedModulesLine(gpu.kernel().module.sites.size()) << "\n";
   const BatchShape shape = gpu.PreferredBatch();
   // Automatic -slot_execs: the engine sizes rounds by time, up to the
   // device's preferred shape (fuzz/config.h); not when the run must be

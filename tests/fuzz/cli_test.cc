@@ -55,13 +55,35 @@ TEST(CliTest, HelpPrintsUsageAndSucceeds) {
 TEST(CliTest, CommandLineErrorsExitWithOne) {
   RecordingFactory factory;
   std::string log;
-  EXPECT_EQ(RunCli({"-target=t", "-runz=1"}, factory, &log), 1);
+  EXPECT_EQ(RunCli({"-target=t", "-runs=abc"}, factory, &log), 1);
   EXPECT_EQ(log,
-            "ERROR: unknown flag -runz; run 'ringfuzz -help=1' for the list "
-            "(did you mean -runs?)\n");
+            "ERROR: bad value 'abc' for -runs: expected an integer in [-1, "
+            "9223372036854775807]; fix: pass such a value, e.g. the default "
+            "-runs=-1\n");
   EXPECT_EQ(RunCli({"-runs=1"}, factory, &log), 1);
   EXPECT_THAT(log, StartsWith("ERROR: -target=FILE is required"));
   EXPECT_FALSE(factory.called);
+}
+
+// As libFuzzer: what is not understood is reported first, and the run goes
+// on (ClusterFuzzLite turns an exit 1 at start into a false crash).
+TEST(CliTest, UnknownAndIgnoredFlagsWarnAndTheRunGoesOn) {
+  RecordingFactory factory;
+  std::string log;
+  EXPECT_EQ(RunCli({"-target=t", "-runz=1", "-rss_limit_mb=2560", "-runs=10",
+                    "-seed=3", "--", "-len_control=0"},
+                   factory, &log),
+            0);
+  EXPECT_TRUE(factory.called);
+  EXPECT_EQ(factory.seen.runs, 10);
+  EXPECT_THAT(log,
+              StartsWith("WARNING: unrecognized flag '-runz=1'; use -help=1 "
+                         "to list all flags (did you mean -runs?)\n"
+                         "WARNING: ringfuzz ignores -rss_limit_mb: the target "
+                         "runs on the device and allocates no host memory\n"
+                         "INFO: ringfuzz ignores flags that start with '--'\n"
+                         "WARNING: ringfuzz ignores -len_control: "));
+  EXPECT_THAT(log, HasSubstr("Done 10 runs"));
 }
 
 TEST(CliTest, ExecutorCreationFailureIsReported) {
@@ -109,8 +131,9 @@ TEST(CliTest, MaxLenFollowsTheLargestSeedAndFactoryFillsBatchShape) {
   EXPECT_EQ(factory.seen.max_len, 132);
   EXPECT_EQ(factory.seen.batch_slots, 5);
   EXPECT_EQ(factory.seen.target, "t");
-  EXPECT_THAT(log, StartsWith("INFO: -max_len is not provided; ringfuzz will "
-                              "not generate inputs larger than 132 bytes\n"
+  EXPECT_THAT(log, StartsWith("INFO: -max_len is not provided; libFuzzer "
+                              "will not generate inputs larger than 132 "
+                              "bytes\n"
                               "INFO: Seed: 3\n"));
   EXPECT_THAT(log, HasSubstr("Done 100 runs"));
 

@@ -930,15 +930,32 @@ TEST(EngineTest, ExecutorErrorsEndTheRun) {
   EXPECT_EQ(b.batches().size(), 3u);
 }
 
-TEST(EngineTest, CompatibilityFlagsAreAnnounced) {
+// libFuzzer prints "Dictionary: N entries" for a -dict file only; the
+// tokens taken from the target have their own line, which ClusterFuzz's
+// "dictionary used" pattern does not match.
+TEST(EngineTest, DictionaryLineCountsTheDictFileOnly) {
   Config config = TestConfig();
   config.runs = 10;
-  config.jobs = 4;
-  FakeExecutor executor;
-  Outcome run = RunEngine(config, executor, {});
+  FakeExecutorOptions options;
+  options.auto_dictionary = {B("AB"), B("CDEF")};
+  FakeExecutor automatic(options);
+  Outcome run = RunEngine(config, automatic, {});
   EXPECT_EQ(run.code, 0);
-  EXPECT_THAT(run.log, HasSubstr("INFO: -jobs and -workers are accepted for "
-                                 "libFuzzer compatibility and ignored"));
+  EXPECT_THAT(run.log, Not(HasSubstr("Dictionary:")));
+  EXPECT_THAT(run.log, HasSubstr("INFO: automatic dictionary: 2 tokens from "
+                                 "the target's comparisons and constants\n"));
+  EXPECT_THAT(automatic.dictionary(), ElementsAre(B("AB"), B("CDEF")));
+
+  TempDir dir;
+  ASSERT_TRUE(
+      WriteFileAtomically(dir.Sub("d.dict"), B("a=\"AB\"\nb=\"XY\"\n")).ok());
+  config.dict = dir.Sub("d.dict");
+  FakeExecutor both(options);
+  run = RunEngine(config, both, {});
+  EXPECT_EQ(run.code, 0);
+  EXPECT_THAT(run.log, HasSubstr("\nDictionary: 2 entries\nINFO: automatic "
+                                 "dictionary: 1 tokens from"));
+  EXPECT_THAT(both.dictionary(), ElementsAre(B("AB"), B("XY"), B("CDEF")));
 }
 
 TEST(EngineTest, VerbosityZeroPrintsNoStatusLines) {

@@ -51,6 +51,8 @@ struct FakeExecutorOptions {
   // The RunBatch calls (1-based, counted per executor) that fail as a lost
   // device does (Unavailable).
   std::set<int> lose_device_at;
+  // Returned by AutoDictionary(), as a target's comparison constants.
+  std::vector<Bytes> auto_dictionary;
 };
 
 class FakeExecutor final : public Executor {
@@ -64,6 +66,9 @@ class FakeExecutor final : public Executor {
   absl::StatusOr<BatchResult> Execute(ByteSpan input) override;
   CoverageSummary Coverage() const override;
   size_t max_len() const override { return options_.max_len; }
+  std::vector<Bytes> AutoDictionary() const override {
+    return options_.auto_dictionary;
+  }
   uint32_t overlap() const override { return options_.overlap; }
   absl::Status SubmitBatch(absl::Span<const WorkItem> work,
                            uint64_t seed) override;

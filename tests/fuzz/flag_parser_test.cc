@@ -12,6 +12,7 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::IsEmpty;
 
 absl::StatusOr<ParsedCommandLine> Parse(std::vector<std::string> args) {
   return ParseCommandLine(args);
@@ -58,28 +59,76 @@ TEST(FlagParserTest, BareBoolFlagMeansOne) {
   auto parsed = Parse({"-help"});
   ASSERT_TRUE(parsed.ok());
   EXPECT_TRUE(parsed->config.help);
-  EXPECT_EQ(Error({"-runs"}),
-            "flag -runs needs a value: write -runs=<an integer in "
-            "[-1, 9223372036854775807]>");
+  EXPECT_THAT(parsed->warnings, IsEmpty());
 }
 
-TEST(FlagParserTest, DoubleDashIsAnErrorWithTheFix) {
-  EXPECT_EQ(Error({"--runs=5"}),
-            "'--runs=5': flags take one dash, as in libFuzzer: write "
-            "-runs=<value>");
-  EXPECT_THAT(Error({"--help"}), HasSubstr("write -help=<value>"));
+// libFuzzer does not know "-runs" without "=": it warns and goes on.
+TEST(FlagParserTest, BareValueFlagIsIgnoredWithAWarning) {
+  auto parsed = Parse({"-runs", "-runs=3"});
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  EXPECT_EQ(parsed->config.runs, 3);
+  EXPECT_THAT(parsed->warnings,
+              ElementsAre("WARNING: flag -runs needs a value (write "
+                          "-runs=<an integer in [-1, 9223372036854775807]>); "
+                          "ignored"));
 }
 
-TEST(FlagParserTest, UnknownFlagSuggestsTheClosestName) {
-  EXPECT_EQ(Error({"-max_lne=4"}),
-            "unknown flag -max_lne; run 'ringfuzz -help=1' for the list "
-            "(did you mean -max_len?)");
-  EXPECT_EQ(Error({"-rusn=4"}),
-            "unknown flag -rusn; run 'ringfuzz -help=1' for the list "
-            "(did you mean -runs?)");
-  EXPECT_EQ(Error({"-completely_unrelated=1"}),
-            "unknown flag -completely_unrelated; run 'ringfuzz -help=1' for "
-            "the list");
+TEST(FlagParserTest, DoubleDashArgumentsAreIgnoredAndTheRestParsed) {
+  auto parsed = Parse(
+      {"--runs=5", "--", "-runs=7", "corpus", "--help", "--not_a_flag=1"});
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  EXPECT_EQ(parsed->config.runs, 7);
+  EXPECT_FALSE(parsed->config.help);
+  EXPECT_THAT(parsed->positional, ElementsAre("corpus"));
+  EXPECT_THAT(parsed->warnings,
+              ElementsAre("INFO: ringfuzz ignores flags that start with '--'",
+                          "WARNING: did you mean '-runs=5' (single dash)?",
+                          "WARNING: did you mean '-help' (single dash)?"));
+}
+
+TEST(FlagParserTest, UnknownFlagWarnsAndSuggestsTheClosestName) {
+  auto parsed = Parse({"-max_lne=4", "-rusn=4", "-completely_unrelated=1",
+                       "-rss_limt_mb=1", "corpus"});
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  EXPECT_EQ(parsed->config.max_len, 0);
+  EXPECT_THAT(parsed->positional, ElementsAre("corpus"));
+  EXPECT_THAT(
+      parsed->warnings,
+      ElementsAre("WARNING: unrecognized flag '-max_lne=4'; use -help=1 to "
+                  "list all flags (did you mean -max_len?)",
+                  "WARNING: unrecognized flag '-rusn=4'; use -help=1 to list "
+                  "all flags (did you mean -runs?)",
+                  "WARNING: unrecognized flag '-completely_unrelated=1'; use "
+                  "-help=1 to list all flags",
+                  "WARNING: unrecognized flag '-rss_limt_mb=1'; use -help=1 "
+                  "to list all flags (did you mean -rss_limit_mb?)"));
+}
+
+TEST(FlagParserTest, IgnoredLibFuzzerFlagsWarnOnceWithTheReason) {
+  auto parsed = Parse({"-rss_limit_mb=2560", "-len_control=0",
+                       "-rss_limit_mb=notanumber", "-runs=2"});
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  EXPECT_EQ(parsed->config.runs, 2);
+  EXPECT_THAT(parsed->warnings,
+              ElementsAre("WARNING: ringfuzz ignores -rss_limit_mb: the "
+                          "target runs on the device and allocates no host "
+                          "memory",
+                          "WARNING: ringfuzz ignores -len_control: there is "
+                          "no growing length limit: mutants may reach "
+                          "-max_len at once"));
+}
+
+TEST(FlagParserTest, IgnoreRemainingArgsDropsEverythingAfterIt) {
+  auto parsed = Parse({"-runs=2", "corpus", "-ignore_remaining_args=1",
+                       "-runs=9", "other", "-bogus"});
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  EXPECT_EQ(parsed->config.runs, 2);
+  EXPECT_THAT(parsed->positional, ElementsAre("corpus"));
+  EXPECT_THAT(parsed->warnings, IsEmpty());
+  auto off = Parse({"-ignore_remaining_args=0", "-runs=9", "other"});
+  ASSERT_TRUE(off.ok());
+  EXPECT_EQ(off->config.runs, 9);
+  EXPECT_THAT(off->positional, ElementsAre("other"));
 }
 
 TEST(FlagParserTest, BadValuesNameTheFlagTheRangeAndTheFix) {
@@ -87,10 +136,14 @@ TEST(FlagParserTest, BadValuesNameTheFlagTheRangeAndTheFix) {
             "bad value 'abc' for -runs: expected an integer in "
             "[-1, 9223372036854775807]; fix: pass such a value, e.g. the "
             "default -runs=-1");
-  EXPECT_EQ(Error({"-max_len=-4"}),
-            "bad value '-4' for -max_len: expected an integer in "
-            "[0, 131072]; fix: pass such a value, e.g. the default "
-            "-max_len=0");
+  EXPECT_EQ(Error({"-batch_slots=-4"}),
+            "bad value '-4' for -batch_slots: expected an integer in "
+            "[0, 1048576]; fix: pass such a value, e.g. the default "
+            "-batch_slots=0");
+  EXPECT_EQ(Error({"-timeout_exitcode=-1"}),
+            "bad value '-1' for -timeout_exitcode: expected an integer in "
+            "[0, 255]; fix: pass such a value, e.g. the default "
+            "-timeout_exitcode=70");
   EXPECT_EQ(Error({"-error_exitcode=300"}),
             "bad value '300' for -error_exitcode: expected an integer in "
             "[0, 255]; fix: pass such a value, e.g. the default "
@@ -112,29 +165,53 @@ TEST(FlagParserTest, BadValuesNameTheFlagTheRangeAndTheFix) {
               HasSubstr("expected an integer in [0, 18446744073709551615]"));
 }
 
-// -max_len is held in 32 bits on the GPU path: values that do not fit (or
-// that no device can hold) must be refused, never wrapped to a small length.
-TEST(FlagParserTest, MaxLenBeyondTheGpuPathIsRefusedNotWrapped) {
+// -max_len is held in 32 bits on the GPU path: libFuzzer takes any int, so
+// a longer one is clamped to the largest the GPU path holds (with a
+// warning), never wrapped to a small length.
+TEST(FlagParserTest, MaxLenBeyondTheGpuPathIsClampedNotWrapped) {
   for (const char* value :
        {"4294967296", "4294967295", "4000000000", "131073", "1048576"}) {
-    const std::string error = Error({std::string("-max_len=") + value});
-    EXPECT_THAT(error, HasSubstr(std::string("bad value '") + value +
-                                 "' for -max_len"));
-    EXPECT_THAT(error, HasSubstr("[0, 131072]"));
-    EXPECT_THAT(error, HasSubstr("fix:"));
+    auto parsed = Parse({std::string("-max_len=") + value});
+    ASSERT_TRUE(parsed.ok()) << parsed.status();
+    EXPECT_EQ(parsed->config.max_len, kMaxLenLimit);
+    EXPECT_THAT(parsed->warnings,
+                ElementsAre(std::string("WARNING: -max_len=") + value +
+                            " is outside ringfuzz's range [0, 131072]; "
+                            "using 131072"));
   }
   auto parsed = Parse({"-max_len=131072"});
   ASSERT_TRUE(parsed.ok()) << parsed.status();
   EXPECT_EQ(parsed->config.max_len, kMaxLenLimit);
+  EXPECT_THAT(parsed->warnings, IsEmpty());
+  // Numbers that do not fit in 64 bits are not numbers ringfuzz can clamp.
+  EXPECT_THAT(Error({"-max_len=99999999999999999999"}),
+              HasSubstr("bad value '99999999999999999999' for -max_len"));
+}
+
+// libFuzzer's bool-like flags are ints: any integer, nonzero is true.
+TEST(FlagParserTest, LibFuzzerValuesOutsideTheRangeAreClamped) {
+  auto parsed = Parse({"-runs=-5", "-max_total_time=-1", "-verbosity=9",
+                       "-print_final_stats=2", "-use_value_profile=-1"});
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  EXPECT_EQ(parsed->config.runs, -1);
+  EXPECT_EQ(parsed->config.max_total_time, 0);
+  EXPECT_EQ(parsed->config.verbosity, 3);
+  EXPECT_TRUE(parsed->config.print_final_stats);
+  EXPECT_TRUE(parsed->config.use_value_profile);
+  EXPECT_EQ(parsed->warnings.size(), 3u);
 }
 
 // -timeout is multiplied into a loop budget: a value whose product does not
-// fit must be refused (libFuzzer's -timeout is an int).
+// fit is clamped to libFuzzer's int.
 TEST(FlagParserTest, TimeoutIsBoundedByLibFuzzersInt) {
-  EXPECT_THAT(Error({"-timeout=9223372036854775807"}),
-              HasSubstr("for -timeout: expected an integer in "
-                        "[0, 2147483647]"));
-  EXPECT_THAT(Error({"-timeout=2147483648"}), HasSubstr("[0, 2147483647]"));
+  for (const char* value : {"9223372036854775807", "2147483648"}) {
+    auto parsed = Parse({std::string("-timeout=") + value});
+    ASSERT_TRUE(parsed.ok()) << parsed.status();
+    EXPECT_EQ(parsed->config.timeout, 2147483647);
+    EXPECT_THAT(parsed->warnings,
+                ElementsAre(HasSubstr("range [0, 2147483647]; using "
+                                      "2147483647")));
+  }
   auto parsed = Parse({"-timeout=2147483647"});
   ASSERT_TRUE(parsed.ok()) << parsed.status();
   EXPECT_EQ(parsed->config.timeout, 2147483647);
@@ -158,18 +235,20 @@ TEST(FlagParserTest, HelpListsEveryFlagWithItsDefault) {
                            "timeout_exitcode",
                            "timeout",
                            "device",
-                           "jobs",
-                           "workers",
+                           "ignore_remaining_args",
                            "verbosity",
                            "report_interval",
                            "validation",
                            "telemetry_out",
                            "dump_buffers",
-                           "close_fd_mask",
                            "batch_slots",
                            "slot_execs"}) {
     EXPECT_THAT(help, HasSubstr(std::string(" -") + name + " ")) << name;
   }
+  EXPECT_THAT(help, HasSubstr("libFuzzer's other flags are accepted and "
+                              "ignored"));
+  EXPECT_THAT(help, HasSubstr("-rss_limit_mb"));
+  EXPECT_THAT(help, HasSubstr("-close_fd_mask"));
   for (absl::string_view line : absl::StrSplit(help, '\n')) {
     EXPECT_LE(line.size(), 80u) << line;
   }
