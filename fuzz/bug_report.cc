@@ -4,6 +4,7 @@
 #include "absl/strings/str_format.h"
 #include "corpus/atomic_file.h"
 #include "corpus/sha1.h"
+#include "fuzz/report_format.h"
 #include "fuzz/work_kind.h"
 
 namespace ringfuzz {
@@ -96,21 +97,89 @@ std::string PlainHex(ByteSpan data) {
   return text;
 }
 
+namespace {
+
+// Where the bug was reported, as a sanitizer frame's "FUNCTION FILE:LINE",
+// or "fz_target" when the executor does not say: the frame and the crash
+// state then still name the target.
+std::string FrameLocation(const Find& find) {
+  if (find.file.empty()) return "fz_target";
+  return absl::StrCat(find.function.empty() ? "fz_target" : find.function, " ",
+                      find.file, ":", find.line);
+}
+
+// The dialect function that reported the bug, when one did: fz_crash, or
+// fz_byte for an overread. Its frame comes first, as on the twin's stack,
+// so that ClusterFuzz finds the crash states of the two builds similar
+// (two frames in common).
+absl::string_view DialectFunction(Find::Kind kind) {
+  switch (kind) {
+    case Find::Kind::kCrash:
+      return "fz_crash";
+    case Find::Kind::kOverread:
+      return "fz_byte";
+    default:
+      return "";
+  }
+}
+
+// The frames of the report: the dialect function's, if any, then the one
+// of the target function that called it (or ran out of bounds or of time).
+std::string Frames(const Find& find) {
+  std::string frames;
+  int depth = 0;
+  if (absl::string_view dialect = DialectFunction(find.kind);
+      !dialect.empty()) {
+    absl::StrAppendFormat(&frames, "    #%d 0x%08x in %s\n", depth++, 0,
+                          dialect);
+  }
+  absl::StrAppendFormat(&frames, "    #%d 0x%08x in %s\n", depth, find.line,
+                        FrameLocation(find));
+  return frames;
+}
+
+// The line that crash triage keys on (fuzz/report_format.h), then
+// ringfuzz's own detail line, then the frames, then the SUMMARY line.
+void PrintHeader(const Find& find, int pid, std::ostream& out) {
+  const std::string detail = absl::StrCat(
+      kReportDetailPrefix, DescribeBug(find), " in ", FrameLocation(find));
+  switch (find.kind) {
+    case Find::Kind::kOverread:
+    case Find::Kind::kOutOfBounds: {
+      const std::string where = find.file.empty()
+                                    ? std::string("fz_target")
+                                    : absl::StrCat(find.file, ":", find.line);
+      const bool input = find.kind == Find::Kind::kOverread;
+      out << where << ": " << kUbsanRuntimeError << "index " << find.code
+          << " out of bounds for type '"
+          << (input ? kInputArrayElement : kLocalArrayElement) << "["
+          << find.aux << "]'\n"
+          << detail << "\n"
+          << Frames(find) << kUbsanSummary << where << " in " << find.function
+          << "\n";
+      return;
+    }
+    case Find::Kind::kTimeout:
+      out << "==" << pid << "== " << kLibFuzzerTimeout << find.aux
+          << " loop steps\n"
+          << detail << "\n"
+          << Frames(find) << kLibFuzzerTimeoutSummary << "\n";
+      return;
+    case Find::Kind::kCrash:
+    case Find::Kind::kNewCoverage:
+      break;
+  }
+  out << "==" << pid << "== " << kLibFuzzerDeadlySignal << "\n"
+      << detail << "\n"
+      << Frames(find) << kLibFuzzerDeadlySignalSummary << "\n";
+}
+
+}  // namespace
+
 bool ReportBug(const BugReportRequest& request, const WorkDir& work_dir,
                std::ostream& out) {
   const Find& find = *request.find;
-  // The sanitizers' layout, so that CI tools that parse their reports read
-  // ours: ==PID==ERROR: line, one frame, SUMMARY: kind FILE:LINE in FUNC.
-  out << "==" << request.pid << "==ERROR: ringfuzz: " << DescribeBug(find)
-      << "\n";
-  std::string location;
-  if (!find.file.empty()) {
-    location =
-        absl::StrCat(" ", find.file, ":", find.line, " in ", find.function);
-    out << absl::StrFormat("    #0 0x%08x in %s %s:%u\n", find.line,
-                           find.function, find.file, find.line);
-  }
-  out << "SUMMARY: ringfuzz: " << BugCategory(find) << location << "\n";
+  PrintHeader(find, request.pid, out);
   if (!request.save_artifact) return true;
 
   std::string base = request.base_sha1.empty() ? std::string(kSha1HexChars, '0')

@@ -1,8 +1,12 @@
 // Reporting a bug the way sanitizers and libFuzzer do, so that crash
-// triage tools recognise it:
+// triage tools (ClusterFuzz's stack analyzer) recognise it, with ringfuzz's
+// own detail line after the header (fuzz/report_format.h gives the header
+// of every kind):
 //
-//   ==1234==ERROR: ringfuzz: fz_crash(code=7)
-//   SUMMARY: ringfuzz: fz_crash(code=7)
+//   ==1234== ERROR: libFuzzer: deadly signal
+//   ringfuzz: fz_crash(code=7) in parse shaders/targets/tlv.fz:42
+//       #0 0x0000002a in parse shaders/targets/tlv.fz:42
+//   SUMMARY: libFuzzer: deadly signal
 //   MS: 2 ChangeBit-EraseBytes-; base unit: <sha1 of the parent>
 //   0x46,0x55,0x5a,0x21,
 //   FUZ!
@@ -32,9 +36,8 @@ inline constexpr size_t kMaxUnitSizeToPrint = 256;
 // fz_byte(5) with len 5", "timeout after 4096 loop steps". Requires a bug.
 std::string DescribeBug(const Find& find);
 
-// Returns the short bug category for "SUMMARY: ringfuzz: <category>":
-// "fz_crash(code=N)" (the code distinguishes bugs), "input-overread",
-// "timeout".
+// Returns the short bug category, for bucketing: "fz_crash(code=N)" (the
+// code distinguishes bugs), "input-overread", "out-of-bounds", "timeout".
 std::string BugCategory(const Find& find);
 
 // Returns the artifact kind (corpus/work_dir.h): kArtifactTimeout for

@@ -4,7 +4,8 @@
 #
 # compiles the target file as C++ after shaders/ringfuzz.h and builds
 #   twin_<NAME>     a libFuzzer binary (-fsanitize=fuzzer,address,undefined)
-#                   whose bug reports abort (fuzz/twin/twin_runtime.cc);
+#                   whose bug reports abort, or halt in UBSan for bounds
+#                   errors (fuzz/twin/twin_runtime.cc);
 #   twincov_<NAME>  the coverage flavour: a plain main() over input files,
 #                   -fprofile-instr-generate -fcoverage-mapping, reports bugs
 #                   without aborting (fuzz/twin/twincov_main.cc).
@@ -26,8 +27,12 @@ function(_ringfuzz_twin_runtimes)
               ${_RINGFUZZ_TWIN_DIR}/twin_runtime.cc
               ${_RINGFUZZ_TWIN_DIR}/twin_report.cc)
   target_include_directories(ringfuzz_twin_runtime PUBLIC ${_RINGFUZZ_TWIN_ROOT})
+  # RF_TWIN_UBSAN: an overread is reported through UBSan's bounds check
+  # (twin_runtime.cc), which must halt as the GPU's reports do.
   target_compile_options(ringfuzz_twin_runtime PRIVATE
-                         -fsanitize=address,undefined -fno-omit-frame-pointer)
+                         -fsanitize=address,undefined -fno-omit-frame-pointer
+                         -fno-sanitize-recover=array-bounds)
+  target_compile_definitions(ringfuzz_twin_runtime PRIVATE RF_TWIN_UBSAN=1)
   target_link_options(ringfuzz_twin_runtime INTERFACE -fsanitize=address,undefined)
 
   add_library(ringfuzz_twincov_runtime STATIC
@@ -57,8 +62,11 @@ function(ringfuzz_add_twin NAME TARGET_FILE)
 
   add_executable(twin_${NAME} "${_wrapper}")
   target_include_directories(twin_${NAME} PRIVATE ${_includes})
+  # An index out of a local array's bounds halts with UBSan's report, as the
+  # GPU reports it, whatever UBSAN_OPTIONS says.
   target_compile_options(twin_${NAME} PRIVATE
-                         -fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer)
+                         -fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer
+                         -fno-sanitize-recover=array-bounds)
   target_link_options(twin_${NAME} PRIVATE -fsanitize=fuzzer,address,undefined)
   target_link_libraries(twin_${NAME} PRIVATE ringfuzz_twin_runtime)
 

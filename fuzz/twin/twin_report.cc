@@ -4,6 +4,8 @@
 
 #include <cstdio>
 
+#include "fuzz/report_format.h"
+
 namespace ringfuzz::twin {
 namespace {
 
@@ -19,26 +21,26 @@ void WriteLine(const char* line, int n) {
 void ReportOverread(uint32_t index, uint32_t len) {
   char line[160];
   int n = snprintf(line, sizeof(line),
-                   "==%d==ERROR: ringfuzz: input overread: fz_byte(%u) with "
-                   "len %u\n",
-                   static_cast<int>(getpid()), index, len);
+                   "%sinput overread: fz_byte(%u) with len %u\n",
+                   kReportDetailPrefix, index, len);
   WriteLine(line, n);
 }
 
 void ReportCrash(uint32_t code) {
   char line[96];
-  int n =
-      snprintf(line, sizeof(line), "==%d==ERROR: ringfuzz: fz_crash(code=%u)\n",
-               static_cast<int>(getpid()), code);
+  int n = snprintf(line, sizeof(line), "%sfz_crash(code=%u)\n",
+                   kReportDetailPrefix, code);
   WriteLine(line, n);
 }
 
 void ReportTimeout(uint32_t budget) {
-  char line[96];
+  char line[192];
+  const unsigned long long steps = static_cast<unsigned long long>(budget) + 1;
   int n = snprintf(line, sizeof(line),
-                   "==%d==ERROR: ringfuzz: timeout after %llu loop steps\n",
-                   static_cast<int>(getpid()),
-                   static_cast<unsigned long long>(budget) + 1);
+                   "==%d== %s%llu loop steps\n%stimeout after %llu loop "
+                   "steps\n",
+                   static_cast<int>(getpid()), kLibFuzzerTimeout, steps,
+                   kReportDetailPrefix, steps);
   WriteLine(line, n);
 }
 

@@ -1,7 +1,13 @@
 // The C++ side of the target dialect for libFuzzer (shaders/ringfuzz.h):
 // LLVMFuzzerTestOneInput runs fz_target on the input, fz_byte reads it, and
-// every bug report aborts so that libFuzzer records a crash and saves the
-// input. Linked into every twin_<name> executable; see docs/dialect.md.
+// every bug report stops the execution so that libFuzzer records a crash
+// and saves the input: fz_crash traps and a timeout aborts (libFuzzer's
+// "deadly signal"), an overread fails UBSan's bounds check on the input
+// where UBSan is built in (RF_TWIN_UBSAN; "runtime error: index I out of
+// bounds", as ringfuzz reports it) and traps otherwise. A trap in fz_crash
+// or fz_byte itself keeps libc's abort frames off the stack, whose top is
+// then the dialect function and its caller, as in ringfuzz's report. Linked
+// into every twin_<name> executable; see docs/dialect.md.
 //
 // One option, for throughput measurements (tools/bench): with the argument
 // -ringfuzz_keep_going=1 (put it after -ignore_remaining_args=1 to keep
@@ -69,18 +75,29 @@ bool rf_twin_loop_exhausted(void) {
   return false;  // rf_twin_loop_left stays 0: every loop ends, as on the GPU
 }
 
-uint fz_byte(uint i) {
+// An overread stops in fz_byte itself, so that the stack names fz_byte and
+// its caller as ringfuzz's report does. With RF_TWIN_UBSAN the byte is read
+// through the input typed as an array of `len` bytes, so that UBSan's bounds
+// check (built not to recover) reports "index <i> out of bounds for type
+// ... [len]" and halts before the read; a zero-length array is what that
+// check needs, not a bug (no vla-bound). Without UBSan it traps.
+__attribute__((no_sanitize("vla-bound"))) uint fz_byte(uint i) {
   if (i >= tls_len) {
     if (ShouldPrint()) ringfuzz::twin::ReportOverread(i, tls_len);
     if (keep_going) return 0;
-    abort();
+#ifdef RF_TWIN_UBSAN
+    typedef uint8_t Input[tls_len];
+    volatile uint8_t unused = (*reinterpret_cast<const Input*>(tls_data))[i];
+    (void)unused;
+#endif
+    __builtin_trap();
   }
   return tls_data[i];
 }
 
 void fz_crash(uint code) {
   if (ShouldPrint()) ringfuzz::twin::ReportCrash(code);
-  if (!keep_going) abort();
+  if (!keep_going) __builtin_trap();
 }
 
 extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {

@@ -76,8 +76,11 @@ TEST(BugReportTest, GoldenReportWithArtifact) {
   std::string sha1 = Sha1Hex(find.data);
   std::string path = dir.path() + "/crash-" + sha1;
   EXPECT_EQ(out.str(),
-            "==1234==ERROR: ringfuzz: fz_crash(code=7)\n"
-            "SUMMARY: ringfuzz: fz_crash(code=7)\n"
+            "==1234== ERROR: libFuzzer: deadly signal\n"
+            "ringfuzz: fz_crash(code=7) in fz_target\n"
+            "    #0 0x00000000 in fz_crash\n"
+            "    #1 0x00000000 in fz_target\n"
+            "SUMMARY: libFuzzer: deadly signal\n"
             "MS: 1 havoc-; base unit: " +
                 std::string(40, 'a') +
                 "\n"
@@ -121,8 +124,10 @@ TEST(BugReportTest, SeedsHaveNoBaseUnitAndLongInputsAreNotInlined) {
   std::ostringstream out;
   EXPECT_TRUE(ReportBug(request, work_dir, out));
   EXPECT_EQ(out.str(),
-            "==1==ERROR: ringfuzz: timeout after 9 loop steps\n"
-            "SUMMARY: ringfuzz: timeout\n"
+            "==1== ERROR: libFuzzer: timeout after 9 loop steps\n"
+            "ringfuzz: timeout after 9 loop steps in fz_target\n"
+            "    #0 0x00000000 in fz_target\n"
+            "SUMMARY: libFuzzer: timeout\n"
             "MS: 0 ; base unit: 0000000000000000000000000000000000000000\n"
             "artifact_prefix=''; Test unit written to " +
                 dir.Sub("exact") + "\n");
@@ -138,11 +143,14 @@ TEST(BugReportTest, RunningFilesPrintsOnlyTheError) {
   std::ostringstream out;
   EXPECT_TRUE(ReportBug(request, WorkDir("", "/nonexistent/", ""), out));
   EXPECT_EQ(out.str(),
-            "==3==ERROR: ringfuzz: fz_crash(code=7)\n"
-            "SUMMARY: ringfuzz: fz_crash(code=7)\n");
+            "==3== ERROR: libFuzzer: deadly signal\n"
+            "ringfuzz: fz_crash(code=7) in fz_target\n"
+            "    #0 0x00000000 in fz_crash\n"
+            "    #1 0x00000000 in fz_target\n"
+            "SUMMARY: libFuzzer: deadly signal\n");
 }
 
-TEST(BugReportTest, SourceLocationIsPrintedAsAFrameAndInTheSummary) {
+TEST(BugReportTest, OutOfBoundsIsReportedInUbsanWordsWithItsLocation) {
   Find find = Crash("x");
   find.kind = Find::Kind::kOutOfBounds;
   find.code = 70;
@@ -156,13 +164,39 @@ TEST(BugReportTest, SourceLocationIsPrintedAsAFrameAndInTheSummary) {
   request.save_artifact = false;
   std::ostringstream out;
   EXPECT_TRUE(ReportBug(request, WorkDir("", "/nonexistent/", ""), out));
-  EXPECT_EQ(
-      out.str(),
-      "==5==ERROR: ringfuzz: out-of-bounds: local array index 70 with "
-      "length 64\n"
-      "    #0 0x00000058 in decode_block shaders/targets/lz_block.fz:88\n"
-      "SUMMARY: ringfuzz: out-of-bounds shaders/targets/lz_block.fz:88 in "
-      "decode_block\n");
+  EXPECT_EQ(out.str(),
+            "shaders/targets/lz_block.fz:88: runtime error: index 70 out of "
+            "bounds for type 'uint[64]'\n"
+            "ringfuzz: out-of-bounds: local array index 70 with length 64 in "
+            "decode_block shaders/targets/lz_block.fz:88\n"
+            "    #0 0x00000058 in decode_block shaders/targets/lz_block.fz:88\n"
+            "SUMMARY: UndefinedBehaviorSanitizer: undefined-behavior "
+            "shaders/targets/lz_block.fz:88 in decode_block\n");
+}
+
+TEST(BugReportTest, OverreadNamesTheInputAsTheArray) {
+  Find find = Crash("x");
+  find.kind = Find::Kind::kOverread;
+  find.code = 10;
+  find.aux = 10;
+  find.function = "fz_target";
+  find.file = "shaders/targets/tlv.fz";
+  find.line = 31;
+  BugReportRequest request;
+  request.find = &find;
+  request.pid = 5;
+  request.save_artifact = false;
+  std::ostringstream out;
+  EXPECT_TRUE(ReportBug(request, WorkDir("", "/nonexistent/", ""), out));
+  EXPECT_EQ(out.str(),
+            "shaders/targets/tlv.fz:31: runtime error: index 10 out of bounds "
+            "for type 'const uint8_t[10]'\n"
+            "ringfuzz: input overread: fz_byte(10) with len 10 in fz_target "
+            "shaders/targets/tlv.fz:31\n"
+            "    #0 0x00000000 in fz_byte\n"
+            "    #1 0x0000001f in fz_target shaders/targets/tlv.fz:31\n"
+            "SUMMARY: UndefinedBehaviorSanitizer: undefined-behavior "
+            "shaders/targets/tlv.fz:31 in fz_target\n");
 }
 
 // The finding must survive a failed artifact write: the whole input is in

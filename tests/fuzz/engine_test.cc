@@ -177,8 +177,9 @@ TEST(EngineTest, FindsTheMagicWritesTheArtifactAndExitsWithErrorCode) {
   EXPECT_LT(run.executions, 2000000u);
   std::string pid = std::to_string(getpid());
   EXPECT_THAT(run.log, HasSubstr("==" + pid +
-                                 "==ERROR: ringfuzz: fz_crash(code=7)\n"
-                                 "SUMMARY: ringfuzz: fz_crash(code=7)\n"));
+                                 "== ERROR: libFuzzer: deadly signal\n"
+                                 "ringfuzz: fz_crash(code=7) in fz_target\n"));
+  EXPECT_THAT(run.log, HasSubstr("\nSUMMARY: libFuzzer: deadly signal\n"));
   EXPECT_THAT(run.log, ContainsRegex("MS: 1 (havoc|splice)-; base unit: "
                                      "[0-9a-f]{40}\n"));
   // The artifact is named by the SHA-1 of its content, which is the bug.
@@ -495,10 +496,11 @@ TEST(EngineTest, RunningFilesReportsAndExits) {
   FakeExecutor bad;
   Outcome crash = RunEngine(config, bad, {dir.Sub("ok1"), dir.Sub("crash")});
   EXPECT_EQ(crash.code, 77);
-  EXPECT_THAT(crash.log, HasSubstr("Running: " + dir.Sub("crash") +
-                                   "\n==" + std::to_string(getpid()) +
-                                   "==ERROR: ringfuzz: fz_crash(code=7)\n"
-                                   "SUMMARY: ringfuzz: fz_crash(code=7)\n"));
+  EXPECT_THAT(crash.log,
+              HasSubstr("Running: " + dir.Sub("crash") +
+                        "\n==" + std::to_string(getpid()) +
+                        "== ERROR: libFuzzer: deadly signal\n"
+                        "ringfuzz: fz_crash(code=7) in fz_target\n"));
   EXPECT_THAT(crash.log, Not(HasSubstr("Executed " + dir.Sub("crash"))));
   EXPECT_THAT(ListDir(dir.path()), ElementsAre("crash", "ok1", "ok2"));
 
@@ -509,8 +511,10 @@ TEST(EngineTest, RunningFilesReportsAndExits) {
   Outcome timeout = RunEngine(config, slow, {dir.Sub("ok1"), dir.Sub("crash")});
   EXPECT_EQ(timeout.code, 70);
   EXPECT_EQ(slow.executed_unmutated().size(), 4u);
-  EXPECT_THAT(timeout.log, HasSubstr("ERROR: ringfuzz: timeout after 1000 "
-                                     "loop steps\n"));
+  EXPECT_THAT(timeout.log,
+              HasSubstr("== ERROR: libFuzzer: timeout after 1000 "
+                        "loop steps\n"
+                        "ringfuzz: timeout after 1000 loop steps"));
 }
 
 TEST(EngineTest, OverreadAndTimeoutArtifacts) {
@@ -523,9 +527,12 @@ TEST(EngineTest, OverreadAndTimeoutArtifacts) {
   FakeExecutor a(overread);
   Outcome o = RunEngine(config, a, {});
   EXPECT_EQ(o.code, 77);
-  EXPECT_THAT(o.log, ContainsRegex("ERROR: ringfuzz: input overread: "
-                                   "fz_byte\\([0-9]+\\) with len [0-9]+\n"));
-  EXPECT_THAT(o.log, HasSubstr("SUMMARY: ringfuzz: input-overread\n"));
+  EXPECT_THAT(o.log, ContainsRegex("runtime error: index [0-9]+ out of bounds "
+                                   "for type 'const uint8_t\\[[0-9]+\\]'\n"
+                                   "ringfuzz: input overread: "
+                                   "fz_byte\\([0-9]+\\) with len [0-9]+"));
+  EXPECT_THAT(o.log, HasSubstr("SUMMARY: UndefinedBehaviorSanitizer: "
+                               "undefined-behavior "));
   ASSERT_EQ(ListDir(dir.path()).size(), 1u);
   EXPECT_THAT(ListDir(dir.path())[0], StartsWith("crash-"));
 

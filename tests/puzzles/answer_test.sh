@@ -16,7 +16,7 @@ fail() { echo "FAIL: $*"; for f in "$work"/*.log; do echo "--- $f"; tail -20 "$f
 
 code=$(grep -o -m1 'code=[0-9]*' "$target" | cut -d= -f2)
 [ -n "$code" ] || fail "$target names no 'code=N' in its header comment"
-want="ERROR: ringfuzz: fz_crash(code=$code)"
+want="ringfuzz: fz_crash(code=$code)"
 
 "$twin" "$answer" >"$work/twin_answer.log" 2>&1
 [ $? -ne 0 ] || fail "the twin did not crash on the answer $answer"

@@ -30,7 +30,7 @@ fail() { echo "FAIL: $*"; echo "--- log"; tail -40 "$work/log"; exit 1; }
 
 code=$(grep -o -m1 'code=[0-9]*' "$target" | cut -d= -f2)
 [ -n "$code" ] || fail "$target names no 'code=N' in its header comment"
-want="ERROR: ringfuzz: fz_crash(code=$code)"
+want="ringfuzz: fz_crash(code=$code)"
 
 "$ringfuzz" -target="$target" -device=cpu -seed=1 -runs="$max_runs" \
   -print_final_stats=1 -artifact_prefix="$work/artifacts/" ${flags[@]+"${flags[@]}"} \

@@ -130,7 +130,7 @@ TEST(EngineSteeringTest, StalledDispatchIsStoppedAndTheHangIsATimeout) {
   EXPECT_EQ(*written, hanging);
   EXPECT_THAT(run.log, HasSubstr("INFO: the megakernel drained no slot for "));
   EXPECT_THAT(run.log, HasSubstr("Replaying the claimed slots one by one"));
-  EXPECT_THAT(run.log, HasSubstr("SUMMARY: ringfuzz: timeout"));
+  EXPECT_THAT(run.log, HasSubstr("SUMMARY: libFuzzer: timeout"));
 }
 
 TEST(EngineSteeringTest, StallThatDoesNotReproduceLetsFuzzingContinue) {

@@ -249,7 +249,7 @@ TEST(GpuSteeringTest, StalledMegakernelIsRecoveredAndTheHangIsReported) {
   const int code = engine.Run({corpus});
   EXPECT_EQ(code, config.timeout_exitcode) << log.str();
   EXPECT_THAT(log.str(), HasSubstr("INFO: the megakernel drained no slot"));
-  EXPECT_THAT(log.str(), HasSubstr("SUMMARY: ringfuzz: timeout"));
+  EXPECT_THAT(log.str(), HasSubstr("SUMMARY: libFuzzer: timeout"));
   int artifacts = 0;
   for (const std::string& name : ListDir(dir.path())) {
     if (name.rfind("timeout-", 0) != 0) continue;

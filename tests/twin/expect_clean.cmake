@@ -6,7 +6,7 @@ if(NOT INPUTS)
 endif()
 execute_process(COMMAND ${TWIN} ${INPUTS}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(NOT rc EQUAL 0 OR err MATCHES "ERROR: ringfuzz:")
+if(NOT rc EQUAL 0 OR "\n${err}" MATCHES "\nringfuzz: ")
   message(FATAL_ERROR "replaying ${WHAT} failed (exit ${rc}); a seed must not "
                       "trigger the bug:\n${err}")
 endif()

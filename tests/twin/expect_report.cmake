@@ -2,8 +2,8 @@
 #       [-DCORPUS=<dir> -DPROFILE=<path>] -P expect_report.cmake
 #
 # libFuzzer twin (no PROFILE): passes iff the twin exits non-zero on INPUT
-# and its stderr has exactly one line "==<pid>==ERROR: ringfuzz: <what>",
-# where <what> is the first line of EXPECT_FILE.
+# and its stderr has exactly one detail line "ringfuzz: <what>" (see
+# fuzz/twin/twin_report.h), where <what> is the first line of EXPECT_FILE.
 # Coverage flavour (PROFILE, CORPUS): passes iff, run on CORPUS and INPUT, it
 # exits 1 with that same single report, names INPUT as the "BUG:", writes a
 # non-empty profile to PROFILE, and run on CORPUS alone exits 0.
@@ -22,12 +22,12 @@ execute_process(COMMAND ${cmd} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARI
 if(rc EQUAL 0)
   message(FATAL_ERROR "${TWIN} exited 0 on ${INPUT}; expected a bug report:\n${err}")
 endif()
-string(REGEX MATCHALL "==[0-9]+==ERROR: ringfuzz: [^\n]*" reports "${err}")
+string(REGEX MATCHALL "\nringfuzz: [^\n]*" reports "\n${err}")
 list(LENGTH reports n)
 if(NOT n EQUAL 1)
   message(FATAL_ERROR "expected exactly one ringfuzz report, got ${n}:\n${err}")
 endif()
-string(REGEX REPLACE "^==[0-9]+==ERROR: ringfuzz: " "" what "${reports}")
+string(REGEX REPLACE "^\nringfuzz: " "" what "${reports}")
 if(NOT what STREQUAL expect)
   message(FATAL_ERROR "expected report '${expect}', got '${what}'")
 endif()

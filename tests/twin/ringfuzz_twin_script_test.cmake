@@ -17,7 +17,7 @@ file(STRINGS "${data}/tlv.expect" expect LIMIT_COUNT 1)
 execute_process(COMMAND ${OUT}/twin_tlv ${data}/tlv.crash
                 RESULT_VARIABLE rc ERROR_VARIABLE err)
 # The expectation has parentheses: compare literally, not as a regex.
-string(FIND "${err}" "==ERROR: ringfuzz: ${expect}\n" at)
+string(FIND "\n${err}" "\nringfuzz: ${expect}\n" at)
 if(rc EQUAL 0 OR at EQUAL -1)
   message(FATAL_ERROR "script-built twin: exit ${rc}, expected report "
                       "'${expect}':\n${err}")
