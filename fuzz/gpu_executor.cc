@@ -788,18 +788,25 @@ absl::StatusOr<uint32_t> GpuExecutor::PublishInputRuns(uint32_t opcode,
   if (absl::Status s = PrepareToPublish(ring_.words(), slots); !s.ok()) {
     return s;
   }
-  uint32_t published = 0;
-  for (uint32_t start = 0; start < n; start += per_slot, ++published) {
+  const std::vector<WorkItem> items = InputRuns(opcode, first, n, per_slot);
+  for (uint32_t s = 0; s < items.size(); ++s) PublishSlot(s, items[s], 0);
+  MarkPublished(static_cast<uint32_t>(items.size()));
+  return static_cast<uint32_t>(items.size());
+}
+
+std::vector<WorkItem> GpuExecutor::InputRuns(uint32_t opcode, uint32_t first,
+                                             uint32_t n, uint32_t per_slot) {
+  std::vector<WorkItem> items;
+  for (uint32_t start = 0; start < n; start += per_slot) {
     WorkItem item;
     item.opcode = opcode;
     item.parent = first + start;
     item.partner = start;  // RF_OP_CMPLOG: the log entry of its first input
     item.count = std::min(per_slot, n - start);
     item.priority = RF_PRIORITY_CRITICAL;
-    PublishSlot(published, item, 0);
+    items.push_back(item);
   }
-  MarkPublished(published);
-  return published;
+  return items;
 }
 
 absl::Status GpuExecutor::LogNewInputs(BatchResult& result) {

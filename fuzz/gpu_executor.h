@@ -333,6 +333,11 @@ class GpuExecutor final : public Executor {
   // returns the number of slots.
   absl::StatusOr<uint32_t> PublishInputRuns(uint32_t opcode, uint32_t first,
                                             uint32_t n);
+  // The work items that run inputs first .. first+n-1 unmutated, `per_slot`
+  // to a slot, at critical priority (RF_OP_CMPLOG: item k's inputs log into
+  // entries k * per_slot ..).
+  static std::vector<WorkItem> InputRuns(uint32_t opcode, uint32_t first,
+                                         uint32_t n, uint32_t per_slot);
   // Runs every corpus input added since the last call once more on the
   // precise build with its comparisons logged (RF_OP_CMPLOG), and stores
   // the input-to-state patches derived from each input's own log in the

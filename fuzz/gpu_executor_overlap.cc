@@ -260,13 +260,7 @@ absl::StatusOr<std::vector<WorkItem>> GpuExecutor::PlanServiceRuns(
   const uint32_t per_slot = precise_->kernel.local_size;
   service_ = ServiceRuns();
   auto add_runs = [&](uint32_t opcode, uint32_t first, uint32_t n) {
-    for (uint32_t start = 0; start < n; start += per_slot) {
-      WorkItem item;
-      item.opcode = opcode;
-      item.parent = first + start;
-      item.partner = start;  // RF_OP_CMPLOG: the log entry of its first input
-      item.count = std::min(per_slot, n - start);
-      item.priority = RF_PRIORITY_CRITICAL;
+    for (const WorkItem& item : InputRuns(opcode, first, n, per_slot)) {
       items.push_back(item);
     }
   };

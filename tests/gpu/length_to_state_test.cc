@@ -74,14 +74,26 @@ TEST(LengthToStateTest, PaddingKeepsTheInputAndHasNoRepeatedWords) {
 // long_input.fz crashes on inputs of 100 bytes or more: havoc's short
 // inserts cannot get a 4-byte input there in one batch, its own comparison
 // log can.
-TEST(LengthToStateTest, TheExecutorTriesAnInputAtTheLengthsItsLogNames) {
-  auto executor = gpu_test::MakeExecutor(gpu_test::CpuOptions("long_input.fz", 128));
-  ASSERT_NE(executor, nullptr);
-  ASSERT_TRUE(executor->AddInput(gpu_test::Str("abcd")).ok());
+// One batch of 16 havoc mutants of "abcd" on long_input.fz at `max_len`.
+absl::StatusOr<BatchResult> RunLongInput(uint32_t max_len) {
+  auto executor =
+      gpu_test::MakeExecutor(gpu_test::CpuOptions("long_input.fz", max_len));
+  if (executor == nullptr) return absl::InternalError("no executor");
+  if (absl::Status s = executor->AddInput(gpu_test::Str("abcd")).status();
+      !s.ok()) {
+    return s;
+  }
   WorkItem item;
   item.opcode = RF_OP_HAVOC;
   item.count = 16;
   absl::StatusOr<BatchResult> r = executor->RunBatch({item}, 1);
+  EXPECT_EQ(executor->validation_messages(), 0u)
+      << executor->last_validation_message();
+  return r;
+}
+
+TEST(LengthToStateTest, TheExecutorTriesAnInputAtTheLengthsItsLogNames) {
+  absl::StatusOr<BatchResult> r = RunLongInput(128);
   ASSERT_TRUE(r.ok()) << r.status();
   std::vector<size_t> lengths;
   for (const Find& f : r->finds) {
@@ -93,19 +105,11 @@ TEST(LengthToStateTest, TheExecutorTriesAnInputAtTheLengthsItsLogNames) {
     lengths.push_back(f.data.size());
   }
   EXPECT_THAT(lengths, ElementsAre(100, 101));
-  EXPECT_EQ(executor->validation_messages(), 0u)
-      << executor->last_validation_message();
 }
 
 // With -max_len below the length the log names, nothing is tried.
 TEST(LengthToStateTest, NoTrialBeyondMaxLen) {
-  auto executor = gpu_test::MakeExecutor(gpu_test::CpuOptions("long_input.fz", 64));
-  ASSERT_NE(executor, nullptr);
-  ASSERT_TRUE(executor->AddInput(gpu_test::Str("abcd")).ok());
-  WorkItem item;
-  item.opcode = RF_OP_HAVOC;
-  item.count = 16;
-  absl::StatusOr<BatchResult> r = executor->RunBatch({item}, 1);
+  absl::StatusOr<BatchResult> r = RunLongInput(64);
   ASSERT_TRUE(r.ok()) << r.status();
   for (const Find& f : r->finds) EXPECT_NE(f.kind, Find::Kind::kCrash);
 }
