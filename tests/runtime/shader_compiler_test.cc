@@ -121,7 +121,9 @@ TEST(ShaderCompilerTest, DefinesAreApplied) {
 }
 
 TEST(ShaderCompilerTest, CompilesOnSeveralThreadsAtOnce) {
-  std::vector<bool> ok(4, false);
+  // One element each, not std::vector<bool>: its bits share words, and
+  // threads setting neighbouring bits would race.
+  std::vector<char> ok(4, 0);
   std::vector<std::thread> threads;
   for (size_t t = 0; t < ok.size(); ++t) {
     threads.emplace_back([t, &ok] {
