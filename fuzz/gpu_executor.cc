@@ -865,8 +865,7 @@ void GpuExecutor::DeriveFromLogs(uint32_t first, uint32_t n,
   }
 }
 
-absl::Status GpuExecutor::ReservePatches(uint32_t inputs,
-                                         uint64_t data_words) {
+absl::Status GpuExecutor::ReservePatches(uint32_t inputs, uint64_t data_words) {
   if (patches_ != nullptr && inputs <= patch_index_capacity_ &&
       data_words <= patch_data_capacity_) {
     return absl::OkStatus();

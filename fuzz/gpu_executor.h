@@ -235,9 +235,9 @@ class GpuExecutor final : public Executor {
   // Most ring slots a flight's service runs take from its work.
   static constexpr uint32_t kServiceSlots = 4;
   struct ServiceRuns {
-    uint32_t slots = 0;      // ring slots [0, slots) of the flight
-    uint32_t log_first = 0;  // corpus inputs [log_first, +log_count) logged
-    uint32_t log_count = 0;  // (compare-log entries 0 .. log_count-1)
+    uint32_t slots = 0;        // ring slots [0, slots) of the flight
+    uint32_t log_first = 0;    // corpus inputs [log_first, +log_count) logged
+    uint32_t log_count = 0;    // (compare-log entries 0 .. log_count-1)
     std::vector<Find> trials;  // length trials, scratch entries 0 ..
   };
 

@@ -59,8 +59,8 @@ absl::Status GpuExecutor::SubmitBatch(absl::Span<const WorkItem> work,
   std::vector<WorkItem> items = *std::move(service);
   const uint32_t service_slots = static_cast<uint32_t>(items.size());
   items.insert(items.end(), work.begin(),
-               work.begin() + std::min<size_t>(work.size(),
-                                               ring_slots_ - service_slots));
+               work.begin() +
+                   std::min<size_t>(work.size(), ring_slots_ - service_slots));
   for (size_t i = service_slots; i < items.size(); ++i) {
     if (items[i].opcode == RF_OP_CMP && items[i].parent >= logged_inputs_) {
       items[i].opcode = RF_OP_HAVOC;
@@ -78,8 +78,8 @@ absl::Status GpuExecutor::SubmitBatch(absl::Span<const WorkItem> work,
     PublishSlot(s, items[s],
                 Mix(seed + (s < service_slots ? s : s - service_slots)),
                 parity);
-    max_stack = std::max(max_stack,
-                         std::clamp<uint32_t>(items[s].stack, 1, kMaxStack));
+    max_stack =
+        std::max(max_stack, std::clamp<uint32_t>(items[s].stack, 1, kMaxStack));
   }
   MarkPublished(count, parity);
 
@@ -177,9 +177,9 @@ void GpuExecutor::FinishOldest() {
     result->executions += rest.executions;
     for (Find& find : rest.finds) {
       // Service runs that had not ended were put back for a later flight.
-      if (flight.service && (find.opcode == RF_OP_CMPLOG ||
-                             (find.opcode == RF_OP_CALIBRATE &&
-                              find.parent >= corpus_capacity_))) {
+      if (flight.service &&
+          (find.opcode == RF_OP_CMPLOG || (find.opcode == RF_OP_CALIBRATE &&
+                                           find.parent >= corpus_capacity_))) {
         continue;
       }
       result->finds.push_back(std::move(find));
@@ -265,9 +265,9 @@ absl::StatusOr<std::vector<WorkItem>> GpuExecutor::PlanServiceRuns(
     }
   };
   if (logged_inputs_ < inputs_.size()) {
-    const uint32_t n = static_cast<uint32_t>(std::min<uint64_t>(
-        {log_capacity_, inputs_.size() - logged_inputs_,
-         uint64_t{room} * per_slot}));
+    const uint32_t n = static_cast<uint32_t>(
+        std::min<uint64_t>({log_capacity_, inputs_.size() - logged_inputs_,
+                            uint64_t{room} * per_slot}));
     // Room for their patches now: replacing the buffer later would need
     // the flights to end.
     if (absl::Status s = ReservePatches(
@@ -289,10 +289,10 @@ absl::StatusOr<std::vector<WorkItem>> GpuExecutor::PlanServiceRuns(
       WriteCorpusEntry(corpus_capacity_ + i, ScratchOffset(i),
                        pending_trials_[i].data);
     }
-    service_.trials.assign(std::make_move_iterator(pending_trials_.begin()),
-                           std::make_move_iterator(pending_trials_.begin() + n));
-    pending_trials_.erase(pending_trials_.begin(),
-                          pending_trials_.begin() + n);
+    service_.trials.assign(
+        std::make_move_iterator(pending_trials_.begin()),
+        std::make_move_iterator(pending_trials_.begin() + n));
+    pending_trials_.erase(pending_trials_.begin(), pending_trials_.begin() + n);
     add_runs(RF_OP_CALIBRATE, corpus_capacity_, n);
   }
   service_.slots = static_cast<uint32_t>(items.size());

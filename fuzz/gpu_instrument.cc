@@ -336,8 +336,7 @@ class Instrumenter {
         }
         if (IsIntegerCompare(fn[i].op)) CompareHook(fn[i], out);
         if (fn[i].op == spv::Op::OpLogicalAnd ||
-            fn[i].op == spv::Op::OpLogicalOr ||
-            fn[i].op == spv::Op::OpSelect) {
+            fn[i].op == spv::Op::OpLogicalOr || fn[i].op == spv::Op::OpSelect) {
           if (absl::Status s = ConditionHook(fn[i], out); !s.ok()) return s;
         }
         if (fn[i].op == spv::Op::OpSwitch) {
@@ -357,10 +356,10 @@ class Instrumenter {
   absl::StatusOr<uint32_t> NewSite(SiteLocation loc) {
     const uint32_t site = static_cast<uint32_t>(sites_.size());
     if (site >= RF_SITE_MAP_BITS) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "the target has more than ", RF_SITE_MAP_BITS,
-          " basic blocks and branchless conditions; split it into "
-          "smaller targets"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("the target has more than ", RF_SITE_MAP_BITS,
+                       " basic blocks and branchless conditions; split it into "
+                       "smaller targets"));
     }
     sites_.push_back(std::move(loc));
     return site;
@@ -401,10 +400,9 @@ class Instrumenter {
     absl::StatusOr<uint32_t> when_false = NewSite(loc);
     if (!when_false.ok()) return when_false.status();
     const uint32_t value = NewId();
-    out.push_back(Make(spv::Op::OpSelect,
-                       {uint_type_, value, condition,
-                        Constant(HookValue(*when_true)),
-                        Constant(HookValue(*when_false))}));
+    out.push_back(Make(spv::Op::OpSelect, {uint_type_, value, condition,
+                                           Constant(HookValue(*when_true)),
+                                           Constant(HookValue(*when_false))}));
     out.push_back(Make(spv::Op::OpStore, {site_var_, value}));
     out.push_back(
         Make(spv::Op::OpFunctionCall, {void_type_, NewId(), cov_hook_}));

@@ -64,7 +64,7 @@ struct InstrumentedModule {
   // fz_byte, array accesses, loop headers); faults report rf_loc's value
   // (out-of-bounds faults: their bounds site's location).
   std::vector<SiteLocation> locations;
-  uint32_t block_hooks = 0;      // sites given a block hook (see prune)
+  uint32_t block_hooks = 0;  // sites given a block hook (see prune)
   // Conditions without a branch (a && b, a || b, c ? x : y) given a hook:
   // two sites each, counted in block_hooks.
   uint32_t condition_hooks = 0;

@@ -36,7 +36,8 @@ constexpr bool TableIsComplete() {
   return true;
 }
 static_assert(TableIsComplete(), "kMutators must name every RF_MUT_* id");
-static_assert(RF_MUT_COUNT <= RF_MUT_NAMED && RF_MUT_NAMED <= RF_MUT_NONE && RF_MUT_NONE < (1u << RF_MUT_BITS),
+static_assert(RF_MUT_COUNT <= RF_MUT_NAMED && RF_MUT_NAMED <= RF_MUT_NONE &&
+                  RF_MUT_NONE < (1u << RF_MUT_BITS),
               "mutator ids and RF_MUT_NONE must fit RF_MUT_BITS");
 static_assert(RF_MUT_SEQ_MAX * RF_MUT_BITS == 32,
               "a mutation sequence is one word");

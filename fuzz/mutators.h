@@ -1,7 +1,7 @@
 // The mutators by id (RF_MUT_* in shaders/ringfuzz_mutators.h, the one
-// table both GPU mutation engines and the host use): their names, libFuzzer's names for them
-// (what "MS:" lines print), and the packed mutation sequences of the find
-// queue (RF_FIND_MUTATIONS).
+// table both GPU mutation engines and the host use): their names, libFuzzer's
+// names for them (what "MS:" lines print), and the packed mutation sequences of
+// the find queue (RF_FIND_MUTATIONS).
 #ifndef RINGFUZZ_FUZZ_MUTATORS_H_
 #define RINGFUZZ_FUZZ_MUTATORS_H_
 

@@ -31,7 +31,8 @@ TEST(LengthToStateTest, ALengthComparedWithALargerValueNamesItsNeighbours) {
 
 TEST(LengthToStateTest, LengthsAreCappedByMaxLenAndCount) {
   const std::vector<CompareRecord> log = {{0, 5, 100}, {1, 5, 7}};
-  EXPECT_THAT(DeriveLengthsToTry(5, log, 100, 8), ElementsAre(99, 100, 6, 7, 8));
+  EXPECT_THAT(DeriveLengthsToTry(5, log, 100, 8),
+              ElementsAre(99, 100, 6, 7, 8));
   EXPECT_THAT(DeriveLengthsToTry(5, log, 4096, 2), ElementsAre(99, 100));
   EXPECT_THAT(DeriveLengthsToTry(5, log, 50, 8), ElementsAre(6, 7, 8));
 }
@@ -39,8 +40,8 @@ TEST(LengthToStateTest, LengthsAreCappedByMaxLenAndCount) {
 TEST(LengthToStateTest, ShorterLengthsAndOtherValuesNameNothing) {
   // A loop over the input (`i < len`, i = 0..4) logs only smaller values;
   // a comparison without the length names none; no length twice.
-  const std::vector<CompareRecord> loop = {
-      {0, 0, 5}, {0, 1, 5}, {0, 2, 5}, {0, 3, 5}, {0, 4, 5}, {0, 5, 5}};
+  const std::vector<CompareRecord> loop = {{0, 0, 5}, {0, 1, 5}, {0, 2, 5},
+                                           {0, 3, 5}, {0, 4, 5}, {0, 5, 5}};
   EXPECT_THAT(DeriveLengthsToTry(5, loop, 4096, 8), IsEmpty());
   const std::vector<CompareRecord> other = {{0, 6, 100}, {1, 0xFFFFFFFFu, 7}};
   EXPECT_THAT(DeriveLengthsToTry(5, other, 4096, 8), IsEmpty());
@@ -62,10 +63,9 @@ TEST(LengthToStateTest, PaddingKeepsTheInputAndHasNoRepeatedWords) {
   // Every 4-byte window of the padding stands once in it.
   std::set<std::string> windows;
   for (size_t k = 3; k + 4 <= padded.size(); ++k) {
-    EXPECT_TRUE(windows
-                    .insert(std::string(padded.begin() + k,
-                                        padded.begin() + k + 4))
-                    .second)
+    EXPECT_TRUE(
+        windows.insert(std::string(padded.begin() + k, padded.begin() + k + 4))
+            .second)
         << k;
   }
   EXPECT_EQ(ResizeInput(input, 2), (std::vector<uint8_t>{'a', 'b'}));
