@@ -360,6 +360,9 @@ class GpuExecutor final : public Executor {
   // Reads what service_ ran in the flight of `parity` that just ended into
   // `result` (its finds, less its executions) and the patch buffer.
   absl::Status FinishServiceRuns(uint32_t parity, BatchResult& result);
+  // Whether `find` came from a service run of a flight (a compare log, or a
+  // length trial on a scratch entry) rather than from its work.
+  bool IsServiceFind(const Find& find) const;
   // Copies the host's patch lists (patch_index_, patch_data_) to the patch
   // buffer, making it larger when they do not fit.
   absl::Status UploadPatches(uint32_t first_input);

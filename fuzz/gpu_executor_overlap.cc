@@ -177,11 +177,7 @@ void GpuExecutor::FinishOldest() {
     result->executions += rest.executions;
     for (Find& find : rest.finds) {
       // Service runs that had not ended were put back for a later flight.
-      if (flight.service &&
-          (find.opcode == RF_OP_CMPLOG || (find.opcode == RF_OP_CALIBRATE &&
-                                           find.parent >= corpus_capacity_))) {
-        continue;
-      }
+      if (flight.service && IsServiceFind(find)) continue;
       result->finds.push_back(std::move(find));
     }
     result->dropped_finds += rest.dropped_finds;
@@ -323,14 +319,17 @@ absl::Status GpuExecutor::FinishServiceRuns(uint32_t parity,
   result.executions -= std::min<uint64_t>(executions, result.executions);
   std::vector<Find> finds;
   for (Find& find : result.finds) {
-    if (find.opcode == RF_OP_CMPLOG) continue;  // corpus inputs again
-    if (find.opcode == RF_OP_CALIBRATE && find.parent >= corpus_capacity_) {
-      const uint32_t i = find.parent - corpus_capacity_;
-      if (i >= service.trials.size()) continue;
-      find.parent = service.trials[i].parent;
-      find.opcode = service.trials[i].opcode;
-      find.mutations = service.trials[i].mutations;
+    if (!IsServiceFind(find)) {
+      finds.push_back(std::move(find));
+      continue;
     }
+    if (find.opcode == RF_OP_CMPLOG) continue;  // corpus inputs again
+    // A length trial's find is the trial's input, made from its parent.
+    const uint32_t i = find.parent - corpus_capacity_;
+    if (i >= service.trials.size()) continue;
+    find.parent = service.trials[i].parent;
+    find.opcode = service.trials[i].opcode;
+    find.mutations = service.trials[i].mutations;
     finds.push_back(std::move(find));
   }
   result.finds = std::move(finds);
@@ -349,6 +348,11 @@ absl::Status GpuExecutor::FinishServiceRuns(uint32_t parity,
   if (absl::Status s = UploadPatches(service.log_first); !s.ok()) return s;
   logged_inputs_ = service.log_first + service.log_count;
   return absl::OkStatus();
+}
+
+bool GpuExecutor::IsServiceFind(const Find& find) const {
+  return find.opcode == RF_OP_CMPLOG ||
+         (find.opcode == RF_OP_CALIBRATE && find.parent >= corpus_capacity_);
 }
 
 }  // namespace ringfuzz
