@@ -313,6 +313,7 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler) {
     // The steering is replaced with the executor when the device is lost.
     Steering& steering = *steering_;
     while (flights.size() < depth && !BudgetSpent(in_flight_requested)) {
+      const absl::Duration plan_start = clock_.Now();
       absl::StatusOr<BatchBudget> budget =
           NextBudget(configured, steering, in_flight_requested);
       if (!budget.ok()) return Fail(budget.status());
@@ -323,10 +324,13 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler) {
       if (absl::Status s = steering.BeforeBatch(); !s.ok()) return Fail(s);
       in_flight_requested += batch.requested;
       flights.push_back(std::move(batch));
+      const absl::Duration planned = clock_.Now();
+      host_.plan += planned - plan_start;
       if (depth > 1) {
-        if (absl::Status s = executor_->SubmitBatch(flights.back().work,
-                                                    flights.back().seed);
-            !s.ok()) {
+        absl::Status s =
+            executor_->SubmitBatch(flights.back().work, flights.back().seed);
+        host_.submit += clock_.Now() - planned;
+        if (!s.ok()) {
           flights.pop_back();  // resubmitted by the recovery, or lost
           if (auto code = RecoverDevice(s, flights)) return code;
           break;
@@ -338,14 +342,20 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler) {
       continue;
     }
     // New inputs reach the disk (and the log) once the round that holds
-    // their mutants is queued: writing them costs the device nothing.
-    FlushNewUnits();
+    // their mutants is queued, written on the writer's thread: writing
+    // them costs the device nothing, even when a round finds tens.
+    const absl::Duration flush_start = clock_.Now();
+    FlushNewUnits(/*wait=*/false);
+    host_.flush += clock_.Now() - flush_start;
     if (flights.empty()) return std::nullopt;
     const Batch batch = std::move(flights.front());
     flights.pop_front();
     in_flight_requested -= batch.requested;
+    const absl::Duration collect_start = clock_.Now();
     absl::StatusOr<BatchResult> result =
         depth > 1 ? CollectTimedBatch() : RunTimedBatch(batch);
+    const absl::Duration collected = clock_.Now();
+    host_.collect += collected - collect_start;
     if (!result.ok()) {
       // The lost batch runs again, first, on the recreated device.
       in_flight_requested += batch.requested;
@@ -384,6 +394,7 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler) {
     dropped_finds_ += result->dropped_finds;
     RecordLatency(batch, *result, round_end_);
     if (auto code = HandleFinds(*result)) return code;
+    host_.finds += clock_.Now() - collected;
     const uint64_t replayed_from = total_execs_;
     if (steering.stalled()) {
       if (auto code = RecoverStall(steering)) return code;
@@ -405,8 +416,19 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler) {
                     absl::Trunc(*result->device_end - *result->device_start,
                                 absl::Microseconds(1)));
       }
+      // Where the host's time went since the last batch line: planning
+      // and queueing batches, reporting new inputs, waiting for and
+      // reading this batch, adding its finds to the corpus.
+      auto us = [](absl::Duration d) {
+        return absl::FormatDuration(absl::Trunc(d, absl::Microseconds(1)));
+      };
+      out_ << "; host: plan " << us(host_.plan) << ", submit "
+           << us(host_.submit) << ", report " << us(host_.flush) << ", collect "
+           << us(host_.collect) << " (read out " << us(result->readout_time)
+           << "), finds " << us(host_.finds);
       out_ << "\n";
     }
+    host_ = HostTimes();
     const bool progressed =
         result->executions > 0 || total_execs_ > replayed_from;
     idle_batches = progressed ? 0 : idle_batches + 1;
@@ -558,8 +580,11 @@ absl::StatusOr<BatchBudget> Engine::NextBudget(const BatchBudget& configured,
   BatchBudget budget = configured;
   if (absl::Status s = steering.ShapeBudget(budget); !s.ok()) return s;
   if (sizer_) {
+    // A batch that gives new entries their first mutants ends their
+    // feedback latency: it is kept short.
     budget.execs_per_slot =
-        std::min(budget.execs_per_slot, sizer_->ExecsPerSlot(budget.slots));
+        std::min(budget.execs_per_slot,
+                 sizer_->ExecsPerSlot(budget.slots, !fresh_.empty()));
   }
   if (config_.runs >= 0) {
     budget.remaining_runs = config_.runs - total_execs_ - in_flight_requested;
@@ -625,7 +650,15 @@ void Engine::RecordLatency(const Batch& batch, const BatchResult& result,
   } else {
     for (const WorkItem& item : batch.work) add(item.parent);
   }
-  latency_.BatchRan(ran, batch_end);
+  for (const FeedbackLatency::Sample& sample :
+       latency_.BatchRan(ran, batch_end)) {
+    if (Verbose(2)) {
+      out_ << "INFO: feedback latency of corpus entry " << sample.index << ": "
+           << absl::FormatDuration(
+                  absl::Trunc(sample.latency, absl::Microseconds(10)))
+           << "\n";
+    }
+  }
 }
 
 std::optional<int> Engine::RecoverStall(Steering& steering) {
@@ -684,15 +717,47 @@ std::optional<int> Engine::HandleFinds(const BatchResult& result) {
   return std::nullopt;
 }
 
-void Engine::FlushNewUnits() {
-  for (const NewUnit& unit : new_units_waiting_) {
+void Engine::FlushNewUnits(bool wait) {
+  for (NewUnit& unit : new_units_waiting_) {
+    if (!work_dir_.has_corpus_dir()) {
+      PrintNewUnit(unit);
+      continue;
+    }
+    if (!writer_) writer_ = std::make_unique<AsyncWriter>();
     const CorpusEntry& entry = corpus_.entry(unit.index);
-    SaveToCorpusDir(entry);
-    PrintStatus(StatusEvent::kNew,
-                FormatNewUnitSuffix(entry.data.size(), corpus_.max_input_size(),
-                                    {unit.opcode}, unit.mutations));
+    writer_->Write(work_dir_.CorpusFilePath(entry.sha1), entry.data,
+                   units_queued_++);
+    units_writing_.push_back(std::move(unit));
   }
   new_units_waiting_.clear();
+  if (writer_) {
+    ReportWrittenUnits(wait ? writer_->Finish() : writer_->TakeWritten());
+  }
+}
+
+void Engine::ReportWrittenUnits(std::vector<AsyncWriter::Written> written) {
+  for (const AsyncWriter::Written& file : written) {
+    // One writer thread, first in first out: `file` is the oldest unit.
+    const NewUnit unit = std::move(units_writing_.front());
+    units_writing_.pop_front();
+    const CorpusEntry& entry = corpus_.entry(unit.index);
+    if (file.status.ok()) {
+      if (Verbose(2)) {
+        out_ << "Written " << entry.data.size() << " bytes to " << file.path
+             << "\n";
+      }
+    } else {
+      SaveUnsaved(entry, file.status);
+    }
+    PrintNewUnit(unit);
+  }
+}
+
+void Engine::PrintNewUnit(const NewUnit& unit) {
+  const CorpusEntry& entry = corpus_.entry(unit.index);
+  PrintStatus(StatusEvent::kNew,
+              FormatNewUnitSuffix(entry.data.size(), corpus_.max_input_size(),
+                                  {unit.opcode}, unit.mutations));
 }
 
 absl::StatusOr<std::optional<size_t>> Engine::AddToCorpus(
@@ -722,16 +787,8 @@ absl::StatusOr<std::optional<size_t>> Engine::AddToCorpus(
   return added;
 }
 
-void Engine::SaveToCorpusDir(const CorpusEntry& entry) {
-  if (!work_dir_.has_corpus_dir()) return;
-  std::string path = work_dir_.CorpusFilePath(entry.sha1);
-  absl::Status written = WriteFileAtomically(path, entry.data);
-  if (written.ok()) {
-    if (Verbose(2)) {
-      out_ << "Written " << entry.data.size() << " bytes to " << path << "\n";
-    }
-    return;
-  }
+void Engine::SaveUnsaved(const CorpusEntry& entry,
+                         const absl::Status& written) {
   ++unsaved_units_;
   if (fallback_dir_.empty()) {
     const char* tmp = getenv("TMPDIR");
@@ -837,6 +894,8 @@ int Engine::ReportBugAndExit(const Find& find, std::vector<uint32_t> opcodes,
 }
 
 int Engine::Fail(const absl::Status& status) {
+  // What was found is on disk (and reported) before the run ends.
+  if (!new_units_waiting_.empty() || writer_) FlushNewUnits();
   out_ << "ERROR: " << status.message() << "\n";
   return kErrorExit;
 }

@@ -60,6 +60,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "absl/types/span.h"
+#include "corpus/async_writer.h"
 #include "corpus/corpus.h"
 #include "corpus/work_dir.h"
 #include "fuzz/clock.h"
@@ -167,10 +168,14 @@ class Engine {
   // Adds the new inputs of `result` to the corpus (their NEW lines and
   // files wait for FlushNewUnits) and reports its bugs.
   std::optional<int> HandleFinds(const BatchResult& result);
-  // Saves the new inputs HandleFinds added since the last call to the
-  // corpus directory, then prints their NEW lines: an input is on disk
-  // before it is reported.
-  void FlushNewUnits();
+  // Queues the new inputs HandleFinds added since the last call for the
+  // corpus directory (writer_) and prints the NEW lines of those written
+  // since: an input is on disk before it is reported. `wait`: first waits
+  // until every queued input is written, so all of them are reported.
+  void FlushNewUnits(bool wait = true);
+  // Prints the NEW lines of `written` (oldest first), saving each input
+  // that the corpus directory did not take elsewhere first.
+  void ReportWrittenUnits(std::vector<AsyncWriter::Written> written);
 
   // Adds `data` to the corpus and the executor's mirror; returns the corpus
   // index, or nullopt if it was already there. `parent`: the corpus index
@@ -208,7 +213,9 @@ class Engine {
   // executor's costs when it reports them, else every item if it ran any).
   void RecordLatency(const Batch& batch, const BatchResult& result,
                      absl::Duration batch_end);
-  void SaveToCorpusDir(const CorpusEntry& entry);
+  // Keeps `entry`, which the corpus directory did not take (`written`
+  // says why), in the fallback directory or, failing that, in the log.
+  void SaveUnsaved(const CorpusEntry& entry, const absl::Status& written);
   void AttributeExecutions(const std::vector<WorkItem>& work,
                            uint64_t requested, uint64_t executed);
   int ReportBugAndExit(const Find& find, std::vector<uint32_t> opcodes,
@@ -284,7 +291,22 @@ class Engine {
     std::vector<uint32_t> mutations;
   };
   std::vector<NewUnit> new_units_waiting_;
+  // Prints the NEW line of `unit`.
+  void PrintNewUnit(const NewUnit& unit);
+  // Inputs queued on writer_, oldest first (their tags count up; units_queued_
+  // is the next).
+  std::deque<NewUnit> units_writing_;
+  uint64_t units_queued_ = 0;
+  // Writes the corpus directory's new files off the fuzzing loop's thread;
+  // made with the first input to write.
+  std::unique_ptr<AsyncWriter> writer_;
   FeedbackLatency latency_;
+  // The fuzzing loop's host time since the last batch it collected, by
+  // step (-verbosity=2 batch lines).
+  struct HostTimes {
+    absl::Duration plan, submit, flush, collect, finds;
+  };
+  HostTimes host_;
   absl::Duration batch_start_;     // of the batch whose finds are handled
   absl::Duration last_collected_;  // when the last overlapped batch came back
   // Feedback latency is measured on one clock for a whole run: the

@@ -92,6 +92,10 @@ struct BatchResult {
   // the same executor); unset where the executor has no device clock.
   std::optional<absl::Duration> device_start;
   std::optional<absl::Duration> device_end;
+  // Host time the executor spent on this batch once its device work had
+  // ended (reading its finds, deriving what it learned); zero for
+  // executors that do not measure it.
+  absl::Duration readout_time;
 };
 
 // Coverage observed so far by this executor (monotone).

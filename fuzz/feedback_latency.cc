@@ -9,15 +9,18 @@ void FeedbackLatency::Found(size_t index, absl::Duration batch_start) {
   pending_.emplace(index, batch_start);
 }
 
-void FeedbackLatency::BatchRan(absl::Span<const size_t> parents,
-                               absl::Duration batch_end) {
-  if (pending_.empty()) return;
+std::vector<FeedbackLatency::Sample> FeedbackLatency::BatchRan(
+    absl::Span<const size_t> parents, absl::Duration batch_end) {
+  std::vector<Sample> taken;
+  if (pending_.empty()) return taken;
   for (size_t index : parents) {
     auto it = pending_.find(index);
     if (it == pending_.end()) continue;
-    samples_.push_back(batch_end - it->second);
+    taken.push_back({index, batch_end - it->second});
+    samples_.push_back(taken.back().latency);
     pending_.erase(it);
   }
+  return taken;
 }
 
 absl::Duration FeedbackLatency::Quantile(double q) const {

@@ -23,9 +23,16 @@ class FeedbackLatency {
   // Corpus entry `index` was found by the batch that started at
   // `batch_start`. An entry found twice keeps its first time.
   void Found(size_t index, absl::Duration batch_start);
+  // One sample: corpus entry `index` waited `latency`.
+  struct Sample {
+    size_t index = 0;
+    absl::Duration latency;
+  };
   // A batch that ran work of `parents` (corpus indices, repeats allowed)
   // ended at `batch_end`: each of them still pending becomes a sample.
-  void BatchRan(absl::Span<const size_t> parents, absl::Duration batch_end);
+  // Returns the samples it took, in the order of `parents`.
+  std::vector<Sample> BatchRan(absl::Span<const size_t> parents,
+                               absl::Duration batch_end);
 
   size_t samples() const { return samples_.size(); }
   // Entries found whose mutants have not run yet.

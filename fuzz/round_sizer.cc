@@ -9,10 +9,21 @@ RoundSizer::RoundSizer(absl::Duration target, uint32_t floor, uint32_t ceiling)
       floor_(std::clamp<uint32_t>(floor, 1, std::max<uint32_t>(ceiling, 1))),
       ceiling_(std::max<uint32_t>(ceiling, 1)) {}
 
-uint32_t RoundSizer::ExecsPerSlot(uint32_t slots) const {
-  if (batch_execs_ == 0) return floor_;
+uint32_t RoundSizer::ExecsPerSlot(uint32_t slots, bool urgent) {
+  uint64_t execs = batch_execs_;
+  if (probe_due_ && urgent && deferrals_ < kMaxProbeDeferrals) {
+    ++deferrals_;
+    execs = urgent_execs_;
+  } else if (probe_due_) {
+    probe_due_ = false;
+    deferrals_ = 0;
+    execs = probe_execs_;
+  } else if (urgent) {
+    execs = urgent_execs_;
+  }
+  if (execs == 0) return floor_;
   const uint64_t n = std::max<uint32_t>(slots, 1);
-  const uint64_t per_slot = (batch_execs_ + n - 1) / n;
+  const uint64_t per_slot = (execs + n - 1) / n;
   return static_cast<uint32_t>(
       std::clamp<uint64_t>(per_slot, floor_, ceiling_));
 }
@@ -37,7 +48,7 @@ void RoundSizer::Observe(uint64_t executions, absl::Duration elapsed) {
                             ? UINT64_MAX
                             : executions * kMaxGrowth;
   if (elapsed <= absl::ZeroDuration()) {
-    batch_execs_ = most;
+    batch_execs_ = urgent_execs_ = probe_execs_ = most;
     return;
   }
   const double n = static_cast<double>(executions);
@@ -49,12 +60,21 @@ void RoundSizer::Observe(uint64_t executions, absl::Duration elapsed) {
   nt_ = kDecay * nt_ + n * t;
   Fit();
   const double target = absl::ToDoubleSeconds(target_);
-  double wanted =
+  const double plain =
       std::max(target - fixed_, (kMinRoundPerFixed - 1) * fixed_) / per_exec_;
-  if (observed_ % kProbeEvery == 1) wanted = 2 * std::max(wanted, n);
-  batch_execs_ = wanted >= static_cast<double>(most)
-                     ? most
-                     : std::max<uint64_t>(static_cast<uint64_t>(wanted), 1);
+  const double urgent =
+      std::min(plain, std::max(kUrgentShare * target - fixed_,
+                               (kMinRoundPerFixed - 1) * fixed_) /
+                          per_exec_);
+  auto bounded = [most](double execs) {
+    return execs >= static_cast<double>(most)
+               ? most
+               : std::max<uint64_t>(static_cast<uint64_t>(execs), 1);
+  };
+  batch_execs_ = bounded(plain);
+  urgent_execs_ = bounded(urgent);
+  probe_execs_ = bounded(2 * std::max(plain, n));
+  if (observed_ % kProbeEvery == 1) probe_due_ = true;
 }
 
 }  // namespace ringfuzz

@@ -29,7 +29,8 @@ namespace ringfuzz {
 // times it (at least 2/3 of the device's peak rate) instead of collapsing to
 // the floor. To keep the fit informed, the second batch and then every
 // kProbeEvery-th one is a probe of twice the size (2 * max(total, the last
-// batch's executions), within the same bounds).
+// batch's executions), within the same bounds; an urgent batch defers it,
+// see ExecsPerSlot).
 //
 // Before the first measurement a batch gets `floor` mutants per slot: the
 // first batch is small and fast, and the size grows by at most kMaxGrowth
@@ -48,12 +49,23 @@ class RoundSizer {
   static constexpr double kMinRoundPerFixed = 3;
   // Every kProbeEvery-th batch (and the second) runs twice the size.
   static constexpr uint64_t kProbeEvery = 16;
+  // An urgent batch aims at this share of the target time.
+  static constexpr double kUrgentShare = 0.5;
+  // A probe waits for at most this many urgent batches.
+  static constexpr uint32_t kMaxProbeDeferrals = 4;
 
   // `floor` is clamped to [1, ceiling] (ceiling >= 1); `target` > 0.
   RoundSizer(absl::Duration target, uint32_t floor, uint32_t ceiling);
 
   // Mutants per slot for the next batch of `slots` (>= 1) items.
-  uint32_t ExecsPerSlot(uint32_t slots) const;
+  // `urgent`: the batch carries the first mutants of new corpus entries,
+  // whose feedback latency ends with it: it aims at kUrgentShare of the
+  // target (still at least kMinRoundPerFixed times the fixed part, and
+  // never more than a batch that is not urgent), and a probe due waits
+  // for the next batch that is not urgent, or for kMaxProbeDeferrals
+  // urgent ones, whichever comes first (so that a run that finds something
+  // in every batch still separates the fixed part from the rest).
+  uint32_t ExecsPerSlot(uint32_t slots, bool urgent = false);
   // Records that a batch ran `executions` in `elapsed`.
   void Observe(uint64_t executions, absl::Duration elapsed);
 
@@ -75,9 +87,13 @@ class RoundSizer {
   // Decayed sums over the measured batches: weight, executions, seconds,
   // executions^2, executions * seconds.
   double w_ = 0, n_ = 0, t_ = 0, nn_ = 0, nt_ = 0;
-  double fixed_ = 0;          // seconds per round
-  double per_exec_ = 0;       // seconds per execution
-  uint64_t batch_execs_ = 0;  // executions the next batch aims at; 0: floor
+  double fixed_ = 0;           // seconds per round
+  double per_exec_ = 0;        // seconds per execution
+  uint64_t batch_execs_ = 0;   // executions the next batch aims at; 0: floor
+  uint64_t urgent_execs_ = 0;  // the same for an urgent batch
+  uint64_t probe_execs_ = 0;   // the same for a probe
+  bool probe_due_ = false;     // the next batch that is not urgent probes
+  uint32_t deferrals_ = 0;     // urgent batches the due probe waited for
 };
 
 }  // namespace ringfuzz

@@ -1,0 +1,74 @@
+#include "fuzz/round_sizer.h"
+
+#include <cstdint>
+
+#include "absl/time/time.h"
+#include "gtest/gtest.h"
+
+namespace ringfuzz {
+namespace {
+
+// A device whose round of n executions takes 1 ms + n us.
+absl::Duration RoundTime(uint64_t executions) {
+  return absl::Milliseconds(1) +
+         absl::Microseconds(static_cast<int64_t>(executions));
+}
+
+// Runs batches of `slots` until the sizer has seen several sizes, each
+// batch not urgent.
+void Train(RoundSizer& sizer, uint32_t slots, int batches) {
+  for (int i = 0; i < batches; ++i) {
+    const uint64_t n = uint64_t{sizer.ExecsPerSlot(slots)} * slots;
+    sizer.Observe(n, RoundTime(n));
+  }
+}
+
+TEST(RoundSizerTest, UrgentBatchesAimAtTheUrgentShareOfTheTarget) {
+  RoundSizer sizer(absl::Milliseconds(10), 1, 1 << 20);
+  Train(sizer, 16, 40);
+  EXPECT_NEAR(absl::ToDoubleMilliseconds(sizer.fixed_cost()), 1.0, 0.01);
+  // Plain: 1 ms + 16 n us = 10 ms; urgent: 5 ms (kUrgentShare 0.5).
+  const uint32_t plain = sizer.ExecsPerSlot(16);
+  const uint32_t urgent = sizer.ExecsPerSlot(16, /*urgent=*/true);
+  EXPECT_NEAR(plain, 563, 2);
+  EXPECT_NEAR(urgent, 250, 2);
+}
+
+TEST(RoundSizerTest, AProbeWaitsForUrgentBatchesAtMostKMaxProbeDeferrals) {
+  RoundSizer sizer(absl::Milliseconds(10), 1, 1 << 20);
+  Train(sizer, 16, 40);
+  // Observe until a probe is due (every kProbeEvery-th observation), with
+  // batches of the plain size.
+  uint64_t observed = 40;
+  while (observed % RoundSizer::kProbeEvery != 1) {
+    const uint64_t n = uint64_t{563} * 16;
+    sizer.Observe(n, RoundTime(n));
+    ++observed;
+  }
+  const uint32_t urgent = sizer.ExecsPerSlot(16, /*urgent=*/true);
+  EXPECT_LT(urgent, 300u);  // deferred once
+  for (uint32_t i = 1; i < RoundSizer::kMaxProbeDeferrals; ++i) {
+    EXPECT_EQ(sizer.ExecsPerSlot(16, /*urgent=*/true), urgent) << i;
+  }
+  // The probe has waited long enough: it runs even in an urgent batch,
+  // twice the plain size, once.
+  EXPECT_GT(sizer.ExecsPerSlot(16, /*urgent=*/true), 1000u);
+  EXPECT_EQ(sizer.ExecsPerSlot(16, /*urgent=*/true), urgent);
+}
+
+TEST(RoundSizerTest, ADueProbeRunsInTheFirstBatchThatIsNotUrgent) {
+  RoundSizer sizer(absl::Milliseconds(10), 1, 1 << 20);
+  Train(sizer, 16, 40);
+  uint64_t observed = 40;
+  while (observed % RoundSizer::kProbeEvery != 1) {
+    const uint64_t n = uint64_t{563} * 16;
+    sizer.Observe(n, RoundTime(n));
+    ++observed;
+  }
+  EXPECT_LT(sizer.ExecsPerSlot(16, /*urgent=*/true), 300u);
+  EXPECT_GT(sizer.ExecsPerSlot(16), 1000u);  // the probe
+  EXPECT_NEAR(sizer.ExecsPerSlot(16), 563, 2);
+}
+
+}  // namespace
+}  // namespace ringfuzz
