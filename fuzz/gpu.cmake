@@ -8,6 +8,7 @@ add_library(ringfuzz_gpu STATIC
   ${CMAKE_SOURCE_DIR}/fuzz/input_to_state.cc
   ${CMAKE_SOURCE_DIR}/fuzz/lavapipe_env.cc
   ${CMAKE_SOURCE_DIR}/fuzz/length_to_state.cc
+  ${CMAKE_SOURCE_DIR}/fuzz/parallel_for.cc
   ${CMAKE_SOURCE_DIR}/fuzz/ring_slots.cc
   ${CMAKE_SOURCE_DIR}/fuzz/target_diagnostics.cc
   ${CMAKE_SOURCE_DIR}/fuzz/target_limits.cc)
@@ -16,4 +17,4 @@ target_link_libraries(ringfuzz_gpu PUBLIC ringfuzz_runtime ringfuzz_shaders
   ringfuzz_file_read ringfuzz_find_decode
   SPIRV-Headers::SPIRV-Headers absl::status absl::statusor absl::strings
   absl::flat_hash_map absl::flat_hash_set
-  absl::str_format absl::span absl::time)
+  absl::str_format absl::span absl::time Threads::Threads)

@@ -13,6 +13,7 @@
 #include "fuzz/find_decode.h"
 #include "fuzz/lavapipe_env.h"
 #include "fuzz/mutators.h"
+#include "fuzz/parallel_for.h"
 #include "fuzz/ring_slots.h"
 #include "shaders/ringfuzz_mutators.h"
 #include "shaders/ringfuzz_wire.h"
@@ -210,7 +211,14 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
   if (!fast_status.ok()) return fast_status;
   if (!havoc_status.ok()) return havoc_status;
   if (absl::Status s = e.UploadPatches(0); !s.ok()) return s;
-  if (absl::Status s = e.RebuildCorpus(64, 64 * (max_words + 1)); !s.ok()) {
+  // Room for the first bursts of finds: growing the buffer waits for the
+  // rounds in flight, which stalls the device just when new entries wait
+  // for their mutants. 1,024 entries of up to 64 bytes (or 64 of any
+  // length); it doubles from there.
+  if (absl::Status s = e.RebuildCorpus(
+          kInitialCorpusEntries,
+          std::max<uint64_t>(64 * (max_words + 1), kInitialCorpusEntries * 17));
+      !s.ok()) {
     return s;
   }
   return executor;
@@ -835,8 +843,16 @@ absl::Status GpuExecutor::LogNewInputs(BatchResult& result) {
 
 void GpuExecutor::DeriveFromLogs(uint32_t first, uint32_t n,
                                  std::vector<Find>& trials) {
+  // What each input's own log gives, derived for the inputs in parallel (a
+  // burst of tens of new inputs took milliseconds on one thread, while the
+  // device waited for the next round), then appended in input order.
+  struct Derived {
+    std::vector<InputPatch> patches;
+    std::vector<size_t> lengths;
+  };
+  std::vector<Derived> derived(n);
   const uint32_t* log = cmplog_.words();
-  for (uint32_t k = 0; k < n; ++k) {
+  ParallelFor(n, kInputsPerDeriveTask, [&](size_t k) {
     const uint32_t* entry = log + uint64_t{k} * RF_CMPLOG_ENTRY_WORDS;
     const uint32_t records = std::min(entry[0], RF_CMPLOG_RECORDS);
     std::vector<CompareRecord> records_of_input(records);
@@ -845,10 +861,14 @@ void GpuExecutor::DeriveFromLogs(uint32_t first, uint32_t n,
       records_of_input[r] = {w[0], w[1], w[2]};
     }
     const Bytes& input = inputs_[first + k];
-    const std::vector<InputPatch> found =
+    derived[k].patches =
         DeriveInputToStatePatches(input, records_of_input, kMaxPatchesPerInput);
-    for (size_t length : DeriveLengthsToTry(input.size(), records_of_input,
-                                            len_limit_, kMaxLengthsPerInput)) {
+    derived[k].lengths = DeriveLengthsToTry(input.size(), records_of_input,
+                                            len_limit_, kMaxLengthsPerInput);
+  });
+  for (uint32_t k = 0; k < n; ++k) {
+    const Bytes& input = inputs_[first + k];
+    for (size_t length : derived[k].lengths) {
       Find trial;
       trial.data = ResizeInput(input, length);
       trial.parent = first + k;
@@ -857,8 +877,8 @@ void GpuExecutor::DeriveFromLogs(uint32_t first, uint32_t n,
       trials.push_back(std::move(trial));
     }
     patch_index_.push_back(static_cast<uint32_t>(patch_data_.size()));
-    patch_index_.push_back(static_cast<uint32_t>(found.size()));
-    for (const InputPatch& patch : found) {
+    patch_index_.push_back(static_cast<uint32_t>(derived[k].patches.size()));
+    for (const InputPatch& patch : derived[k].patches) {
       patch_data_.push_back(RF_PATCH_HEAD(patch.position, patch.width));
       patch_data_.push_back(patch.value);
     }
@@ -944,15 +964,20 @@ CoverageSummary GpuExecutor::Coverage() const {
   // live in device memory, which the host reads uncached over PCIe.
   if (!coverage_stale_) return coverage_;
   const uint32_t* ctrl = control_.words();
+  coverage_ = CountCoverage(ctrl + RF_RES_EDGE_MAP, ctrl + RF_RES_SITE_MAP);
+  coverage_stale_ = false;
+  return coverage_;
+}
+
+CoverageSummary GpuExecutor::CountCoverage(const uint32_t* edge_map,
+                                           const uint32_t* site_map) {
   CoverageSummary summary;
   for (uint32_t w = 0; w < RF_EDGE_MAP_WORDS; ++w) {
-    summary.features += __builtin_popcount(ctrl[RF_RES_EDGE_MAP + w]);
+    summary.features += __builtin_popcount(edge_map[w]);
   }
   for (uint32_t w = 0; w < RF_SITE_MAP_WORDS; ++w) {
-    summary.blocks += __builtin_popcount(ctrl[RF_RES_SITE_MAP + w]);
+    summary.blocks += __builtin_popcount(site_map[w]);
   }
-  coverage_ = summary;
-  coverage_stale_ = false;
   return summary;
 }
 

@@ -104,6 +104,11 @@ absl::Status GpuExecutor::SubmitBatch(absl::Span<const WorkItem> work,
   commands.after.push_back({&control_, RF_RES_MUTATOR_USES, snapshots_.get(),
                             snapshot + RF_RES_EDGE_MAP,
                             RF_RES_MUTATOR_USE_WORDS});
+  static_assert(RF_RES_SITE_MAP == RF_RES_EDGE_MAP + RF_EDGE_MAP_WORDS,
+                "the snapshot copies both maps in one piece");
+  commands.after.push_back({&control_, RF_RES_EDGE_MAP, snapshots_.get(),
+                            snapshot + kSnapshotMaps,
+                            RF_EDGE_MAP_WORDS + RF_SITE_MAP_WORDS});
 
   const MegakernelPush push =
       MakePush(count, max_stack,
@@ -220,6 +225,7 @@ absl::StatusOr<BatchResult> GpuExecutor::FlightResult(const Flight& flight,
     }
     return Hung();
   }
+  const absl::Time readout_start = absl::Now();
   AddInterval(dispatcher, result);
   result.device_time = result.device_end && result.device_start
                            ? *result.device_end - *result.device_start
@@ -236,6 +242,12 @@ absl::StatusOr<BatchResult> GpuExecutor::FlightResult(const Flight& flight,
     steered_ = nullptr;
     return s;
   }
+  // The maps as this round left them: every round before it had ended,
+  // and coverage only grows, so they are the coverage so far (the round
+  // queued behind may have added bits: they are counted after it).
+  coverage_ = CountCoverage(snapshot + kSnapshotMaps,
+                            snapshot + kSnapshotMaps + RF_EDGE_MAP_WORDS);
+  coverage_stale_ = false;
   NotifyEpochEnd(flight.slot_count, flight.push_seed, flight.parity, snapshot);
   steered_ = nullptr;
   if (flight.service) {
@@ -246,6 +258,7 @@ absl::StatusOr<BatchResult> GpuExecutor::FlightResult(const Flight& flight,
   CollectCosts(flight.slot_count, result, flight.parity);
   unfinished = !host_stopped_ && snapshot[RF_RES_STOP] == 0 &&
                PendingSlots(flight.slot_count, flight.parity) != 0;
+  result.readout_time = absl::Now() - readout_start;
   return result;
 }
 
