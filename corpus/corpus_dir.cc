@@ -17,23 +17,6 @@
 namespace ringfuzz {
 namespace {
 
-// Creates `dir` and its missing parents, like mkdir -p.
-absl::Status MakeDirs(const std::string& dir) {
-  for (size_t pos = 1; pos <= dir.size(); ++pos) {
-    if (pos != dir.size() && dir[pos] != '/') continue;
-    std::string prefix = dir.substr(0, pos);
-    if (mkdir(prefix.c_str(), 0755) != 0 && errno != EEXIST) {
-      int err = errno;
-      return ErrnoError(
-          err, absl::StrCat("cannot create corpus directory '", dir,
-                            "': ", std::strerror(err),
-                            "; create it yourself or pass another first "
-                            "directory"));
-    }
-  }
-  return absl::OkStatus();
-}
-
 absl::Status CheckDirectory(const std::string& dir, bool is_first,
                             CorpusLoadReport* report) {
   struct stat st;
@@ -63,6 +46,22 @@ absl::Status CheckDirectory(const std::string& dir, bool is_first,
 }
 
 }  // namespace
+
+absl::Status MakeDirs(const std::string& dir) {
+  for (size_t pos = 1; pos <= dir.size(); ++pos) {
+    if (pos != dir.size() && dir[pos] != '/') continue;
+    std::string prefix = dir.substr(0, pos);
+    if (mkdir(prefix.c_str(), 0755) != 0 && errno != EEXIST) {
+      int err = errno;
+      return ErrnoError(
+          err, absl::StrCat("cannot create corpus directory '", dir,
+                            "': ", std::strerror(err),
+                            "; create it yourself or pass another first "
+                            "directory"));
+    }
+  }
+  return absl::OkStatus();
+}
 
 size_t LargestInputSize(absl::Span<const std::string> paths) {
   size_t largest = 0;

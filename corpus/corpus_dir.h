@@ -53,6 +53,10 @@ absl::StatusOr<std::vector<CorpusFile>> LoadCorpusDirs(
     absl::Span<const std::string> dirs, size_t max_len,
     CorpusLoadReport* report);
 
+// Creates `dir` and its missing parents, like mkdir -p. The error names
+// `dir`, the reason, and says to create it or pass another directory.
+absl::Status MakeDirs(const std::string& dir);
+
 // Returns the size in bytes of the largest input among `paths`, without
 // reading any: a regular file counts itself, a directory every file that
 // LoadCorpusDirs would load from it (recursively). Paths that are missing or

@@ -5,10 +5,13 @@
 #include "absl/strings/str_cat.h"
 #include "corpus/atomic_file.h"
 #include "corpus/corpus_dir.h"
+#include "fuzz/crash_cleanse.h"
+#include "fuzz/crash_minimize.h"
 #include "fuzz/engine.h"
 #include "fuzz/flag_parser.h"
 #include "fuzz/info_lines.h"
 #include "fuzz/interrupt.h"
+#include "fuzz/merge.h"
 
 namespace ringfuzz {
 
@@ -63,6 +66,16 @@ int RunCommandLine(absl::Span<const std::string> args,
     return kErrorExit;
   }
   InstallInterruptHandlers(static_cast<int>(config.interrupted_exitcode));
+  // The corpus tools, in the order libFuzzer's driver tests their flags.
+  if (config.minimize_crash) {
+    return RunMinimizeCrash(config, **executor, parsed->positional, out);
+  }
+  if (config.cleanse_crash) {
+    return RunCleanseCrash(config, **executor, parsed->positional, out);
+  }
+  if (config.merge || config.set_cover_merge) {
+    return RunMerge(config, **executor, parsed->positional, out);
+  }
   Engine engine(config, **executor, out);
   // After a lost device the engine makes its executor again, as this one
   // was made (the factory's log lines go to the same stream).

@@ -41,9 +41,11 @@ size_t AutomaticMaxLen(uint64_t largest_input);
 // (ignored and unknown flags) first, handles -help, resolves
 // -max_len=0 from the positional inputs (the largest file given or inside
 // the given directories), creates the executor and runs the Engine. Returns
-// the process exit code: the Engine's, 0 after -help, kErrorExit (1) for a
-// bad command line or an executor that cannot be created (printed as
-// "ERROR: ..." to `out`).
+// the process exit code: the Engine's (with -minimize_crash,
+// -cleanse_crash, -merge or -set_cover_merge: the corpus tool's instead,
+// fuzz/crash_minimize.h, fuzz/crash_cleanse.h, fuzz/merge.h), 0 after -help,
+// kErrorExit (1) for a bad command line or an executor that cannot be created
+// (printed as "ERROR: ..." to `out`).
 int RunCommandLine(absl::Span<const std::string> args,
                    const ExecutorFactory& make_executor, std::ostream& out);
 

@@ -104,6 +104,15 @@ struct CoverageSummary {
   uint64_t features = 0;  // "ft:" distinct features (edges, ...)
 };
 
+// The coverage an executor's maps hold: the ids of the features ("ft:")
+// and of the blocks ("cov:") that some execution reached, each ascending.
+// Ids are stable for one target and one set of flags, across processes, so
+// they can be written down (a merge control file) and compared later.
+struct CoverageIds {
+  std::vector<uint32_t> features;
+  std::vector<uint32_t> blocks;
+};
+
 // One source line of the target that has instrumentation, and whether any
 // execution so far reached it.
 struct LineCoverage {
@@ -154,7 +163,30 @@ class Executor {
   // it found a bug or new coverage, the corresponding Find.
   virtual absl::StatusOr<BatchResult> Execute(ByteSpan input) = 0;
 
+  // Executes each of `inputs` once, unmutated, as Execute does, perhaps
+  // several in one dispatch. Every bug is reported (also one that an
+  // earlier input of the call or of the run already hit), with
+  // Find::parent = the input's index in `inputs`; new coverage may be
+  // reported or not (which input of a dispatch sets a bit first is not
+  // defined). For the corpus tools, which test many candidates at once.
+  virtual absl::StatusOr<BatchResult> ExecuteEach(
+      absl::Span<const Bytes> inputs);
+
   virtual CoverageSummary Coverage() const = 0;
+
+  // The ids behind Coverage(), read after the executions so far; the ids
+  // an Execute added are the difference of two readings. Unimplemented by
+  // executors that cannot name their features.
+  virtual absl::StatusOr<CoverageIds> CoverageIdsSoFar() const {
+    return absl::UnimplementedError("this executor cannot name its features");
+  }
+  // Forgets all coverage (the maps behind Coverage() and
+  // CoverageIdsSoFar()), so that the next Execute reports every feature it
+  // reaches: per-input feature sets. Bugs, the corpus mirror and the
+  // dictionary are kept.
+  virtual absl::Status ResetCoverage() {
+    return absl::UnimplementedError("this executor cannot reset coverage");
+  }
 
   // Largest input the executor can run, in bytes.
   virtual size_t max_len() const = 0;
@@ -211,6 +243,21 @@ class Executor {
     return absl::UnimplementedError("this executor cannot replay ring slots");
   }
 };
+
+inline absl::StatusOr<BatchResult> Executor::ExecuteEach(
+    absl::Span<const Bytes> inputs) {
+  BatchResult all;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    absl::StatusOr<BatchResult> one = Execute(inputs[i]);
+    if (!one.ok()) return one.status();
+    all.executions += one->executions;
+    for (Find& find : one->finds) {
+      find.parent = static_cast<uint32_t>(i);
+      all.finds.push_back(std::move(find));
+    }
+  }
+  return all;
+}
 
 }  // namespace ringfuzz
 

@@ -5,6 +5,7 @@ add_library(ringfuzz_gpu STATIC
   ${CMAKE_SOURCE_DIR}/fuzz/gpu_megakernel.cc
   ${CMAKE_SOURCE_DIR}/fuzz/gpu_executor.cc
   ${CMAKE_SOURCE_DIR}/fuzz/gpu_executor_overlap.cc
+  ${CMAKE_SOURCE_DIR}/fuzz/gpu_executor_features.cc
   ${CMAKE_SOURCE_DIR}/fuzz/input_to_state.cc
   ${CMAKE_SOURCE_DIR}/fuzz/lavapipe_env.cc
   ${CMAKE_SOURCE_DIR}/fuzz/length_to_state.cc

@@ -132,6 +132,13 @@ class GpuExecutor final : public Executor {
   absl::StatusOr<BatchResult> RunBatch(absl::Span<const WorkItem> work,
                                        uint64_t seed) override;
   absl::StatusOr<BatchResult> Execute(ByteSpan input) override;
+  // The corpus tools' calls (fuzz/gpu_executor_features.cc): ExecuteEach
+  // runs the inputs as Execute's calibration runs do, a workgroup's worth
+  // per dispatch slot; the ids are edge-map bits and site indices.
+  absl::StatusOr<BatchResult> ExecuteEach(
+      absl::Span<const Bytes> inputs) override;
+  absl::StatusOr<CoverageIds> CoverageIdsSoFar() const override;
+  absl::Status ResetCoverage() override;
   CoverageSummary Coverage() const override;
   // Counts the bits of an edge map (RF_EDGE_MAP_WORDS) and a site map
   // (RF_SITE_MAP_WORDS).

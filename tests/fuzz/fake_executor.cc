@@ -176,4 +176,19 @@ CoverageSummary FakeExecutor::Coverage() const {
   return CoverageSummary{prefixes_.size(), features_.size()};
 }
 
+absl::StatusOr<CoverageIds> FakeExecutor::CoverageIdsSoFar() const {
+  CoverageIds ids;
+  for (uint64_t f : features_) ids.features.push_back(static_cast<uint32_t>(f));
+  for (size_t k : prefixes_) ids.blocks.push_back(static_cast<uint32_t>(k));
+  std::sort(ids.features.begin(), ids.features.end());
+  std::sort(ids.blocks.begin(), ids.blocks.end());
+  return ids;
+}
+
+absl::Status FakeExecutor::ResetCoverage() {
+  features_.clear();
+  prefixes_.clear();
+  return absl::OkStatus();
+}
+
 }  // namespace ringfuzz

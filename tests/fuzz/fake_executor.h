@@ -65,6 +65,10 @@ class FakeExecutor final : public Executor {
                                        uint64_t seed) override;
   absl::StatusOr<BatchResult> Execute(ByteSpan input) override;
   CoverageSummary Coverage() const override;
+  // Feature ids: k for a matched prefix of k bytes, 1000 + min(len, 8) for
+  // the length bucket; block ids: the k.
+  absl::StatusOr<CoverageIds> CoverageIdsSoFar() const override;
+  absl::Status ResetCoverage() override;
   size_t max_len() const override { return options_.max_len; }
   std::vector<Bytes> AutoDictionary() const override {
     return options_.auto_dictionary;

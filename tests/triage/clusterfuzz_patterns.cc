@@ -122,4 +122,26 @@ bool IsCrashLikeClusterFuzz(int exit_code, const Triage& triage) {
   return exit_code != 0 && !triage.state.empty();
 }
 
+MergeStats ParseMergeStatsLikeClusterFuzz(const std::string& log) {
+  // re.match anchors at the start of the line; the ".*" ends it.
+  static const std::regex re(
+      R"(MERGE-OUTER:\s+\d+\s+new files with\s+(\d+)\s+new features added;)"
+      R"(\s+(\d+)\s+new coverage edges.*)");
+  MergeStats stats;
+  std::istringstream lines(log);
+  std::string line;
+  while (std::getline(lines, line)) {
+    std::smatch m;
+    if (!std::regex_search(line, m, re,
+                           std::regex_constants::match_continuous)) {
+      continue;
+    }
+    // The last match wins (ClusterFuzz reads the log backwards).
+    stats.matched = true;
+    stats.feature_coverage = std::stoull(m[1].str());
+    stats.edge_coverage = std::stoull(m[2].str());
+  }
+  return stats;
+}
+
 }  // namespace ringfuzz::testing

@@ -26,10 +26,19 @@
 //     wants a non-zero exit code.
 //   src/clusterfuzz/_internal/crash_analysis/crash_result.py: a run is a
 //     crash iff is_crash and its crash state is not empty.
+// Read at google/clusterfuzz commit 392bd61e7366621d2bd5f34d19b3b5647465f0c3:
+//   src/clusterfuzz/_internal/bot/fuzzers/libFuzzer/stats.py
+//     LIBFUZZER_MERGE_LOG_STATS_REGEX
+//       MERGE-OUTER:\s+\d+\s+new files with\s+(\d+)\s+new features
+//       added;\s+(\d+)\s+new coverage edges.*   (one line; re.match)
+//     parse_stats_from_merge_log: the last line of a -merge=1 log that
+//       matches gives feature_coverage (group 1) and edge_coverage (group
+//       2); both stay 0 without one.
 // Only what ringfuzz's and the twin's reports can contain is restated.
 #ifndef RINGFUZZ_TESTS_TRIAGE_CLUSTERFUZZ_PATTERNS_H_
 #define RINGFUZZ_TESTS_TRIAGE_CLUSTERFUZZ_PATTERNS_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -49,6 +58,16 @@ Triage ClassifyLikeClusterFuzz(const std::string& log,
 // Returns true iff ClusterFuzz counts a run that exited with `exit_code`
 // and produced `triage` as a crash (a replay that reproduces).
 bool IsCrashLikeClusterFuzz(int exit_code, const Triage& triage);
+
+// What ClusterFuzz records from the log of a -merge=1 run.
+struct MergeStats {
+  bool matched = false;  // a line matched the merge regex
+  uint64_t feature_coverage = 0;
+  uint64_t edge_coverage = 0;
+};
+
+// Reads `log` as parse_stats_from_merge_log does.
+MergeStats ParseMergeStatsLikeClusterFuzz(const std::string& log);
 
 }  // namespace ringfuzz::testing
 

@@ -135,5 +135,28 @@ TEST(ReportTriageTest, PatternsRejectWhatClusterFuzzRejects) {
   EXPECT_EQ(timeout.crash_type, "Timeout");
 }
 
+// ClusterFuzz's merge stats: libFuzzer's line as it prints it, the last
+// one wins, and lines that only look alike are not read.
+TEST(ReportTriageTest, MergeStatsAreReadFromTheLastMergeOuterLine) {
+  const testing::MergeStats stats = testing::ParseMergeStatsLikeClusterFuzz(
+      "MERGE-OUTER: 3 files, 0 in the initial corpus, 0 processed earlier\n"
+      "MERGE-OUTER: 2 new files with 10 new features added; 4 new coverage "
+      "edges\n"
+      "MERGE-OUTER: 3 new files with 89 new features added; 46 new coverage "
+      "edges\n");
+  EXPECT_TRUE(stats.matched);
+  EXPECT_EQ(stats.feature_coverage, 89u);
+  EXPECT_EQ(stats.edge_coverage, 46u);
+  for (const char* other :
+       {"MERGE-OUTER: 3 new files with 89 new features added\n",
+        "INFO: MERGE-OUTER: 3 new files with 89 new features added; 46 new "
+        "coverage edges\n",
+        "MERGE-OUTER: 3 files, 0 in the initial corpus, 0 processed "
+        "earlier\n"}) {
+    EXPECT_FALSE(testing::ParseMergeStatsLikeClusterFuzz(other).matched)
+        << other;
+  }
+}
+
 }  // namespace
 }  // namespace ringfuzz
