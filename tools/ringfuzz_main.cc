@@ -3,6 +3,7 @@
 //   ringfuzz -target=FILE [flags] [CORPUS_DIR ... | FILE ...]
 //   ringfuzz telemetry decode -control=FILE -ring=FILE [...]
 //   ringfuzz triage -target=FILE [flags] DIR_OR_FILE...
+//   ringfuzz ci -target=FILE -out=DIR [-corpus=DIR] [-known_crashes=DIR]
 //
 // `ringfuzz -help=1` lists the flags; docs/cli.md describes the commands.
 #include <iostream>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "fuzz/cli.h"
+#include "fuzz/triage/ci_command.h"
 #include "fuzz/triage/triage_command.h"
 #include "telemetry/decode_command.h"
 #include "tools/gpu_executor_factory.h"
@@ -26,6 +28,10 @@ int main(int argc, char** argv) {
   if (!args.empty() && args[0] == "triage") {
     return ringfuzz::RunTriageCommand(absl::MakeConstSpan(args).subspan(1),
                                       make_executor, std::cout, std::cerr);
+  }
+  if (!args.empty() && args[0] == "ci") {
+    return ringfuzz::RunCiCommand(absl::MakeConstSpan(args).subspan(1),
+                                  make_executor, std::cout, std::cerr);
   }
   return ringfuzz::RunCommandLine(args, make_executor, std::cerr);
 }
