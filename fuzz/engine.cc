@@ -25,6 +25,7 @@
 #include "fuzz/interrupt.h"
 #include "fuzz/mutators.h"
 #include "fuzz/scheduler.h"
+#include "fuzz/work_kind.h"
 
 namespace ringfuzz {
 namespace {
@@ -700,6 +701,7 @@ std::optional<int> Engine::HandleFinds(const BatchResult& result) {
     }
     if (IsBug(find.kind)) {
       FlushNewUnits();
+      LogFind(find, parent ? corpus_.entry(*parent).sha1 : "");
       return ReportBugAndExit(find, {find.opcode},
                               parent ? corpus_.entry(*parent).sha1 : "",
                               /*save_artifact=*/true);
@@ -861,6 +863,7 @@ void Engine::ReportBugAndContinue(const Find& find, std::string base_sha1) {
   if (!reported_bugs_.insert({static_cast<int>(find.kind), find.code}).second) {
     return;
   }
+  LogFind(find, base_sha1);
   BugReportRequest request;
   request.find = &find;
   request.pid = getpid();
@@ -874,6 +877,21 @@ void Engine::ReportBugAndContinue(const Find& find, std::string base_sha1) {
                                           ? config_.timeout_exitcode
                                           : config_.error_exitcode);
   }
+}
+
+void Engine::LogFind(const Find& find, const std::string& base_sha1) {
+  if (steering_ == nullptr) return;
+  FindLineFields fields;
+  fields.slot = find.slot;
+  fields.parent = find.parent;
+  fields.base_unit = base_sha1;
+  fields.mutations = MutationSequence({find.opcode}, find.mutations);
+  fields.bug = BugCategory(find);
+  fields.sha1 = Sha1Hex(find.data);
+  fields.artifact =
+      work_dir_.ArtifactPath(ArtifactKind(find.kind), fields.sha1);
+  fields.time = static_cast<uint64_t>(absl::ToUnixSeconds(absl::Now()));
+  steering_->LogFind(std::move(fields));
 }
 
 int Engine::ReportBugAndExit(const Find& find, std::vector<uint32_t> opcodes,

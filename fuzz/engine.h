@@ -218,6 +218,8 @@ class Engine {
   void SaveUnsaved(const CorpusEntry& entry, const absl::Status& written);
   void AttributeExecutions(const std::vector<WorkItem>& work,
                            uint64_t requested, uint64_t executed);
+  // Appends the find line of a bug found while fuzzing to -telemetry_out.
+  void LogFind(const Find& find, const std::string& base_sha1);
   int ReportBugAndExit(const Find& find, std::vector<uint32_t> opcodes,
                        std::string base_sha1, bool save_artifact);
   // Prints the executor's recommended dictionary as libFuzzer does.

@@ -44,6 +44,7 @@ struct Find {
   Kind kind = Kind::kNewCoverage;
   Bytes data;             // the input that was executed
   uint32_t parent = 0;    // corpus index it was mutated from
+  uint32_t slot = 0;      // ring slot that ran it (0 when not from a ring)
   uint32_t opcode = 0;    // work kind that produced it
   uint32_t code = 0;      // fz_crash code; overread, out-of-bounds: index
   uint32_t aux = 0;       // overread: input length; out-of-bounds: array

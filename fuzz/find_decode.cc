@@ -75,6 +75,7 @@ DecodedFindQueue DecodeFindQueue(absl::Span<const uint32_t> queue,
         reinterpret_cast<const uint8_t*>(entry + RF_FIND_HEADER_WORDS);
     find.data.assign(data, data + len);
     find.parent = entry[RF_FIND_PARENT];
+    find.slot = entry[RF_FIND_SLOT];
     find.opcode = entry[RF_FIND_OPCODE];
     find.code = entry[RF_FIND_CODE];
     find.aux = entry[RF_FIND_AUX];

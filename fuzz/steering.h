@@ -35,6 +35,7 @@
 #include "corpus/corpus.h"
 #include "fuzz/clock.h"
 #include "fuzz/executor.h"
+#include "fuzz/find_line.h"
 #include "fuzz/scheduler.h"
 #include "fuzz/steering_launch.h"
 #include "fuzz/steering_priority.h"
@@ -105,6 +106,10 @@ class Steering final : public DispatchObserver {
   const TenantBalancer& tenants() const { return tenants_; }
   const std::vector<uint32_t>& tenant_quotas() const { return quotas_; }
   uint64_t epochs() const { return epochs_; }
+  // Appends the find line of a bug (fuzz/find_line.h) to the -telemetry_out
+  // file, if there is one, with the epoch of the last round observed;
+  // nothing otherwise. A failed write is a warning, as for epoch lines.
+  void LogFind(FindLineFields fields);
 
  private:
   Steering(const SteeringOptions& options, Executor& executor, Clock& clock,

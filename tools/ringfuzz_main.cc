@@ -2,13 +2,17 @@
 //
 //   ringfuzz -target=FILE [flags] [CORPUS_DIR ... | FILE ...]
 //   ringfuzz telemetry decode -control=FILE -ring=FILE [...]
+//   ringfuzz triage -target=FILE [flags] DIR_OR_FILE...
+//   ringfuzz ci -target=FILE -out=DIR [-corpus=DIR] [-known_crashes=DIR]
 //
-// `ringfuzz -help=1` lists the flags; docs/cli.md describes both commands.
+// `ringfuzz -help=1` lists the flags; docs/cli.md describes the commands.
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "fuzz/cli.h"
+#include "fuzz/triage/ci_command.h"
+#include "fuzz/triage/triage_command.h"
 #include "telemetry/decode_command.h"
 #include "tools/gpu_executor_factory.h"
 
@@ -18,10 +22,16 @@ int main(int argc, char** argv) {
     return ringfuzz::telemetry::RunTelemetryDecode(
         absl::MakeConstSpan(args).subspan(2), std::cout, std::cerr);
   }
-  return ringfuzz::RunCommandLine(
-      args,
-      [](ringfuzz::Config& config) {
-        return ringfuzz::MakeGpuExecutor(config, std::cerr);
-      },
-      std::cerr);
+  const ringfuzz::ExecutorFactory make_executor = [](ringfuzz::Config& config) {
+    return ringfuzz::MakeGpuExecutor(config, std::cerr);
+  };
+  if (!args.empty() && args[0] == "triage") {
+    return ringfuzz::RunTriageCommand(absl::MakeConstSpan(args).subspan(1),
+                                      make_executor, std::cout, std::cerr);
+  }
+  if (!args.empty() && args[0] == "ci") {
+    return ringfuzz::RunCiCommand(absl::MakeConstSpan(args).subspan(1),
+                                  make_executor, std::cout, std::cerr);
+  }
+  return ringfuzz::RunCommandLine(args, make_executor, std::cerr);
 }

@@ -1,0 +1,80 @@
+// The main() of a <name>_fuzzer binary (fuzzer.cmake): ringfuzz with one
+// target built in, run like any libFuzzer binary by fuzzing
+// infrastructure:
+//
+//   ./tlv_fuzzer -runs=100 corpus/     # fuzz
+//   ./tlv_fuzzer crash-<sha1>          # replay (exit -error_exitcode)
+//
+// The target's source is embedded (embedded_target.h), so the binary can be
+// copied to a bot: when the source file it was built from is gone, the
+// embedded copy is written to a temporary directory and used instead.
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "fuzz/cli.h"
+#include "fuzz/engine.h"
+#include "tools/fuzzer/embedded_target.h"
+#include "tools/gpu_executor_factory.h"
+
+// ClusterFuzz and ClusterFuzzLite recognise a fuzz target by this string in
+// its binary (and by the _fuzzer name suffix).
+extern "C" const char kRingfuzzLibFuzzerMarker[];
+extern "C" [[gnu::used]] const char kRingfuzzLibFuzzerMarker[] =
+    "LLVMFuzzerTestOneInput";
+
+namespace {
+
+// The target file to pass as -target: the original path when it still
+// holds the embedded source, else a fresh copy of the source in $TMPDIR.
+// Empty when no copy can be written (the error is printed).
+std::string TargetFile() {
+  const ringfuzz::EmbeddedTarget& target = ringfuzz::GetEmbeddedTarget();
+  {
+    std::ifstream in(target.path, std::ios::binary);
+    std::string text((std::istreambuf_iterator<char>(in)),
+                     std::istreambuf_iterator<char>());
+    if (in.good() || in.eof()) {
+      if (text == target.source) return target.path;
+    }
+  }
+  const char* tmp = getenv("TMPDIR");
+  std::string dir =
+      std::string(tmp != nullptr && *tmp ? tmp : "/tmp") + "/ringfuzz-XXXXXX";
+  if (mkdtemp(dir.data()) == nullptr) {
+    std::cerr << "ERROR: cannot create a directory like " << dir
+              << " for the embedded target: set TMPDIR to a writable "
+                 "directory\n";
+    return "";
+  }
+  const std::string path = dir + "/" + target.name + ".fz";
+  std::ofstream out(path, std::ios::binary);
+  out << target.source;
+  out.close();
+  if (!out) {
+    std::cerr << "ERROR: cannot write the embedded target to " << path
+              << ": set TMPDIR to a writable directory\n";
+    return "";
+  }
+  return path;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string target = TargetFile();
+  if (target.empty()) return ringfuzz::kErrorExit;
+  // -target first: a -target on the command line comes later and wins.
+  std::vector<std::string> args = {"-target=" + target};
+  args.insert(args.end(), argv + 1, argv + argc);
+  return ringfuzz::RunCommandLine(
+      args,
+      [](ringfuzz::Config& config) {
+        return ringfuzz::MakeGpuExecutor(config, std::cerr);
+      },
+      std::cerr);
+}
