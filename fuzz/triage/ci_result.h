@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "fuzz/triage/bug_signature.h"
 #include "fuzz/triage/triage.h"
+#include "fuzz/triage/triage_signature.h"
 
 namespace ringfuzz {
 
@@ -21,7 +21,7 @@ absl::string_view CiPhaseName(CiPhase phase);
 // One bucket of bugs that reproduced in a phase.
 struct CiBug {
   CiPhase phase = CiPhase::kFuzzing;
-  BugSignature signature;
+  TriageSignature signature;
   std::string reproducer;  // the bucket's smallest input
   uint64_t size = 0;       // its size in bytes
   size_t count = 0;        // artifacts in the bucket

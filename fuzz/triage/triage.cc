@@ -72,7 +72,7 @@ absl::StatusOr<std::vector<TriagedArtifact>> ReplayArtifacts(
                           absl::StrCat("replaying ", file.path,
                                        " failed: ", result.status().message()));
     }
-    artifact.signature = SignatureOf(*result);
+    artifact.signature = TriageSignatureOf(*result);
     artifacts.push_back(std::move(artifact));
   }
   return artifacts;

@@ -17,8 +17,8 @@
 #include "absl/types/span.h"
 #include "fuzz/executor.h"
 #include "fuzz/find_line.h"
-#include "fuzz/triage/bug_signature.h"
 #include "fuzz/triage/triage_inputs.h"
+#include "fuzz/triage/triage_signature.h"
 
 namespace ringfuzz {
 
@@ -39,7 +39,7 @@ struct TriagedArtifact {
   ArtifactFile file;
   std::string sha1;  // of the whole file
   // The bug its replay found; nullopt when it did not reproduce.
-  std::optional<BugSignature> signature;
+  std::optional<TriageSignature> signature;
   Provenance seen;
 };
 
@@ -60,8 +60,8 @@ struct CpuReplay {
 absl::string_view VerdictName(CpuReplay::Verdict verdict);
 
 struct Bucket {
-  std::optional<BugSignature> signature;  // nullopt: does not reproduce
-  std::vector<size_t> members;            // indices into the artifacts
+  std::optional<TriageSignature> signature;  // nullopt: does not reproduce
+  std::vector<size_t> members;               // indices into the artifacts
   size_t smallest = 0;    // the member with the fewest bytes (then path)
   size_t first_seen = 0;  // the member seen first (Provenance::time)
   CpuReplay cpu;
@@ -95,7 +95,7 @@ std::vector<Bucket> BucketArtifacts(
 // Replays a bucket's smallest input on the CPU; `gpu` is its device
 // signature (nullopt for the "does not reproduce" bucket).
 using CpuReplayer = std::function<CpuReplay(
-    const std::string& path, const std::optional<BugSignature>& gpu)>;
+    const std::string& path, const std::optional<TriageSignature>& gpu)>;
 
 }  // namespace ringfuzz
 

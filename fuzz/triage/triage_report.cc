@@ -82,7 +82,7 @@ std::string TriageJson(const TriageReport& report) {
         .Field("key", bucket.Key())
         .Field("reproduces", bucket.reproduces());
     if (bucket.reproduces()) {
-      const BugSignature& s = *bucket.signature;
+      const TriageSignature& s = *bucket.signature;
       json.Field("kind", s.kind)
           .Field("category", s.category)
           .Field("description", s.description)

@@ -52,8 +52,8 @@ absl::StatusOr<TwinReplayer> TwinReplayer::Build(const std::string& script,
   return TwinReplayer(out);
 }
 
-CpuReplay TwinReplayer::Replay(const std::string& input,
-                               const std::optional<BugSignature>& gpu) const {
+CpuReplay TwinReplayer::Replay(
+    const std::string& input, const std::optional<TriageSignature>& gpu) const {
   ProcessOptions options;
   options.timeout = timeout_;
   options.env = {{"UBSAN_OPTIONS", kTwinUbsanOptions}};

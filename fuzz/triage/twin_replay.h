@@ -9,8 +9,8 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
-#include "fuzz/triage/bug_signature.h"
 #include "fuzz/triage/triage.h"
+#include "fuzz/triage/triage_signature.h"
 
 namespace ringfuzz {
 
@@ -41,7 +41,7 @@ class TwinReplayer {
   // kDiffers for another bug, kClean for none (kClean is the expected
   // answer when `gpu` is nullopt), kError when the twin cannot be run.
   CpuReplay Replay(const std::string& input,
-                   const std::optional<BugSignature>& gpu) const;
+                   const std::optional<TriageSignature>& gpu) const;
 
   const std::string& path() const { return twin_; }
 

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "fuzz/find_line.h"
-#include "fuzz/triage/bug_signature.h"
 #include "fuzz/triage/triage_inputs.h"
+#include "fuzz/triage/triage_signature.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/corpus/temp_dir.h"

@@ -1,4 +1,4 @@
-#include "fuzz/triage/bug_signature.h"
+#include "fuzz/triage/triage_signature.h"
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -8,12 +8,12 @@
 
 namespace ringfuzz {
 
-std::string BugSignature::Key() const {
+std::string TriageSignature::Key() const {
   const std::string location = Location();
   return location.empty() ? category : absl::StrCat(category, " at ", location);
 }
 
-std::string BugSignature::Location() const {
+std::string TriageSignature::Location() const {
   return file.empty() ? "" : absl::StrCat(file, ":", line);
 }
 
@@ -33,10 +33,10 @@ absl::string_view BugKindName(Find::Kind kind) {
   return "";
 }
 
-std::optional<BugSignature> SignatureOf(const BatchResult& result) {
+std::optional<TriageSignature> TriageSignatureOf(const BatchResult& result) {
   for (const Find& find : result.finds) {
     if (!IsBug(find.kind)) continue;
-    BugSignature signature;
+    TriageSignature signature;
     signature.kind = std::string(BugKindName(find.kind));
     signature.category = BugCategory(find);
     signature.description = DescribeBug(find);

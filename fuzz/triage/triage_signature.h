@@ -1,8 +1,9 @@
-// What makes two artifacts the same bug, for crash triage: the bug's kind
+// What makes two artifacts the same bug, for crash triage (the corpus tools
+// compare crashes by fuzz/bug_signature.h instead): the bug's kind
 // and category (fuzz/bug_report.h: the fz_crash code tells crashes apart)
 // and the place in the target source that reported it.
-#ifndef RINGFUZZ_FUZZ_TRIAGE_BUG_SIGNATURE_H_
-#define RINGFUZZ_FUZZ_TRIAGE_BUG_SIGNATURE_H_
+#ifndef RINGFUZZ_FUZZ_TRIAGE_TRIAGE_SIGNATURE_H_
+#define RINGFUZZ_FUZZ_TRIAGE_TRIAGE_SIGNATURE_H_
 
 #include <cstdint>
 #include <optional>
@@ -13,7 +14,7 @@
 
 namespace ringfuzz {
 
-struct BugSignature {
+struct TriageSignature {
   std::string kind;         // BugKindName: "fz_crash", "out-of-bounds", ...
   std::string category;     // BugCategory: "fz_crash(code=7)", "timeout", ...
   std::string description;  // DescribeBug of the first artifact seen
@@ -35,7 +36,7 @@ absl::string_view BugKindName(Find::Kind kind);
 
 // The signature of the first bug among `result`'s finds; nullopt when the
 // execution found none (the input does not reproduce a bug).
-std::optional<BugSignature> SignatureOf(const BatchResult& result);
+std::optional<TriageSignature> TriageSignatureOf(const BatchResult& result);
 
 // The category of a bug as the libFuzzer twin reports it (its detail line,
 // fuzz/report_format.h, or a sanitizer's report), from the twin's output
@@ -45,4 +46,4 @@ std::string TwinCategory(absl::string_view output, int exit_code);
 
 }  // namespace ringfuzz
 
-#endif  // RINGFUZZ_FUZZ_TRIAGE_BUG_SIGNATURE_H_
+#endif  // RINGFUZZ_FUZZ_TRIAGE_TRIAGE_SIGNATURE_H_
