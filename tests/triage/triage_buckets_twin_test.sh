@@ -156,7 +156,7 @@ grep -q "^1000 artifacts, 6 buckets$" "$work/table" || fail "table: totals"
 mkdir -p "$work/seeds" "$work/fz"
 printf 'A' >"$work/seeds/a"
 printf 'C' >"$work/seeds/c"
-"$ringfuzz" -target="$target" -runs=100000 -keep_going=1 -seed=1 \
+"$ringfuzz" -target="$target" -runs=100000 -keep_going=1 -seed=1 -reproducible=1 \
   -artifact_prefix="$work/fz/" -telemetry_out="$work/fz/telemetry.jsonl" \
   "$work/corpus" "$work/seeds" >"$work/log" 2>&1
 ls "$work/fz" | grep -q '^crash-' || fail "the campaign wrote no artifact"
