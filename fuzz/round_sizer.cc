@@ -11,7 +11,8 @@ RoundSizer::RoundSizer(absl::Duration target, uint32_t floor, uint32_t ceiling)
 
 uint32_t RoundSizer::ExecsPerSlot(uint32_t slots, bool urgent) {
   uint64_t execs = batch_execs_;
-  if (probe_due_ && urgent && deferrals_ < kMaxProbeDeferrals) {
+  if (probe_due_ && urgent &&
+      (separated_ || deferrals_ < kMaxProbeDeferrals)) {
     ++deferrals_;
     execs = urgent_execs_;
   } else if (probe_due_) {
@@ -34,7 +35,8 @@ void RoundSizer::Fit() {
   const double cov = nt_ / w_ - mean_n * mean_t;
   // Sizes that differ by less than 0.1% (one size) cannot separate the
   // fixed part from the part per execution.
-  if (var > 1e-6 * mean_n * mean_n && cov > 0) {
+  separated_ = var > 1e-6 * mean_n * mean_n && cov > 0;
+  if (separated_) {
     fixed_ = std::clamp(mean_t - cov / var * mean_n, 0.0, mean_t);
   }
   if (fixed_ >= mean_t) fixed_ = 0;  // the device got faster overall

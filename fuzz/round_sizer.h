@@ -62,9 +62,10 @@ class RoundSizer {
   // whose feedback latency ends with it: it aims at kUrgentShare of the
   // target (still at least kMinRoundPerFixed times the fixed part, and
   // never more than a batch that is not urgent), and a probe due waits
-  // for the next batch that is not urgent, or for kMaxProbeDeferrals
-  // urgent ones, whichever comes first (so that a run that finds something
-  // in every batch still separates the fixed part from the rest).
+  // for the next batch that is not urgent. While the measured batches all
+  // had one size (the fit cannot separate the fixed part), it waits for
+  // at most kMaxProbeDeferrals urgent ones, so that a run that finds
+  // something in every batch still learns the fixed part.
   uint32_t ExecsPerSlot(uint32_t slots, bool urgent = false);
   // Records that a batch ran `executions` in `elapsed`.
   void Observe(uint64_t executions, absl::Duration elapsed);
@@ -94,6 +95,9 @@ class RoundSizer {
   uint64_t probe_execs_ = 0;   // the same for a probe
   bool probe_due_ = false;     // the next batch that is not urgent probes
   uint32_t deferrals_ = 0;     // urgent batches the due probe waited for
+  // The last fit saw batches of different sizes, so it separated the
+  // fixed part: a due probe may wait for as many urgent batches as come.
+  bool separated_ = false;
 };
 
 }  // namespace ringfuzz

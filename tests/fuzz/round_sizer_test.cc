@@ -34,11 +34,9 @@ TEST(RoundSizerTest, UrgentBatchesAimAtTheUrgentShareOfTheTarget) {
   EXPECT_NEAR(urgent, 250, 2);
 }
 
-TEST(RoundSizerTest, AProbeWaitsForUrgentBatchesAtMostKMaxProbeDeferrals) {
+TEST(RoundSizerTest, WithASeparatedFitUrgentBatchesDeferTheProbe) {
   RoundSizer sizer(absl::Milliseconds(10), 1, 1 << 20);
-  Train(sizer, 16, 40);
-  // Observe until a probe is due (every kProbeEvery-th observation), with
-  // batches of the plain size.
+  Train(sizer, 16, 40);  // sizes grew from the floor: the fit is separated
   uint64_t observed = 40;
   while (observed % RoundSizer::kProbeEvery != 1) {
     const uint64_t n = uint64_t{563} * 16;
@@ -46,14 +44,24 @@ TEST(RoundSizerTest, AProbeWaitsForUrgentBatchesAtMostKMaxProbeDeferrals) {
     ++observed;
   }
   const uint32_t urgent = sizer.ExecsPerSlot(16, /*urgent=*/true);
-  EXPECT_LT(urgent, 300u);  // deferred once
-  for (uint32_t i = 1; i < RoundSizer::kMaxProbeDeferrals; ++i) {
+  EXPECT_LT(urgent, 300u);
+  for (uint32_t i = 0; i < 4 * RoundSizer::kMaxProbeDeferrals; ++i) {
     EXPECT_EQ(sizer.ExecsPerSlot(16, /*urgent=*/true), urgent) << i;
   }
-  // The probe has waited long enough: it runs even in an urgent batch,
-  // twice the plain size, once.
-  EXPECT_GT(sizer.ExecsPerSlot(16, /*urgent=*/true), 1000u);
-  EXPECT_EQ(sizer.ExecsPerSlot(16, /*urgent=*/true), urgent);
+  EXPECT_GT(sizer.ExecsPerSlot(16), 1000u);  // the first calm batch probes
+}
+
+TEST(RoundSizerTest, WithoutASeparatedFitAProbeWaitsAtMostKMaxProbeDeferrals) {
+  // Every batch ran 16 executions in 30 ms: one size, so the fit cannot
+  // tell the fixed part from the rest. Plain: 10 ms / (30 ms / 16) = 5.3
+  // executions, 1 per slot; a probe: 2 * 16 = 32, 2 per slot.
+  RoundSizer sizer(absl::Milliseconds(10), 1, 1 << 20);
+  sizer.Observe(16, absl::Milliseconds(30));  // the first: a probe is due
+  for (uint32_t i = 0; i < RoundSizer::kMaxProbeDeferrals; ++i) {
+    EXPECT_EQ(sizer.ExecsPerSlot(16, /*urgent=*/true), 1u) << i;
+  }
+  EXPECT_EQ(sizer.ExecsPerSlot(16, /*urgent=*/true), 2u);  // forced
+  EXPECT_EQ(sizer.ExecsPerSlot(16, /*urgent=*/true), 1u);  // once
 }
 
 TEST(RoundSizerTest, ADueProbeRunsInTheFirstBatchThatIsNotUrgent) {
