@@ -93,6 +93,11 @@ class Merger {
   std::optional<int> RunInputs();
   // Reads the control file, decides and copies the new inputs.
   int CopyNewInputs(const std::string& out_dir);
+  // Reads and parses the control file; an error is printed (an unreadable
+  // file as "ERROR: ...", an unparsable one as libFuzzer's "MERGE: failed
+  // to parse" line) and returned. `size_line`: first prints libFuzzer's
+  // "MERGE-OUTER: the control file has N bytes".
+  absl::StatusOr<MergeControl> ReadControl(bool size_line);
   int Fail(const absl::Status& status) {
     out_ << "ERROR: " << status.message() << "\n";
     return kMergeError;
@@ -229,18 +234,29 @@ std::optional<int> Merger::PrepareControlFile(
   return std::nullopt;
 }
 
-std::optional<int> Merger::RunInputs() {
-  out_ << "MERGE-OUTER: attempt 1\n";
-  out_ << "MERGE-INNER: using the control file '" << control_path_ << "'\n";
+absl::StatusOr<MergeControl> Merger::ReadControl(bool size_line) {
   absl::StatusOr<Bytes> text = ReadFileAtMost(control_path_, kControlFileCap);
-  if (!text.ok()) return Fail(text.status());
+  if (!text.ok()) {
+    Fail(text.status());
+    return text.status();
+  }
+  if (size_line) {
+    out_ << "MERGE-OUTER: the control file has " << text->size() << " bytes\n";
+  }
   absl::StatusOr<MergeControl> control = ParseMergeControl(absl::string_view(
       reinterpret_cast<const char*>(text->data()), text->size()));
   if (!control.ok()) {
     out_ << "MERGE: failed to parse the control file (unexpected error): "
          << control.status().message() << "\n";
-    return kMergeError;
   }
+  return control;
+}
+
+std::optional<int> Merger::RunInputs() {
+  out_ << "MERGE-OUTER: attempt 1\n";
+  out_ << "MERGE-INNER: using the control file '" << control_path_ << "'\n";
+  absl::StatusOr<MergeControl> control = ReadControl(/*size_line=*/false);
+  if (!control.ok()) return kMergeError;
   const size_t total = control->inputs.size();
   const size_t first = control->first_not_processed;
   if (!control->last_failure.empty()) {
@@ -328,16 +344,8 @@ std::optional<int> Merger::RunInputs() {
 }
 
 int Merger::CopyNewInputs(const std::string& out_dir) {
-  absl::StatusOr<Bytes> text = ReadFileAtMost(control_path_, kControlFileCap);
-  if (!text.ok()) return Fail(text.status());
-  out_ << "MERGE-OUTER: the control file has " << text->size() << " bytes\n";
-  absl::StatusOr<MergeControl> control = ParseMergeControl(absl::string_view(
-      reinterpret_cast<const char*>(text->data()), text->size()));
-  if (!control.ok()) {
-    out_ << "MERGE: failed to parse the control file (unexpected error): "
-         << control.status().message() << "\n";
-    return kMergeError;
-  }
+  absl::StatusOr<MergeControl> control = ReadControl(/*size_line=*/true);
+  if (!control.ok()) return kMergeError;
   size_t bytes = 0;
   for (const MergeInput& input : control->inputs) {
     bytes += sizeof(input) + input.features.size() * sizeof(uint32_t);
