@@ -869,9 +869,10 @@ void Engine::ReportBugAndContinue(const Find& find, std::string base_sha1) {
   request.pid = getpid();
   request.opcodes = {find.opcode};
   request.mutations = find.mutations;
-  request.base_sha1 = std::move(base_sha1);
+  request.base_sha1 = base_sha1;
   request.save_artifact = true;
   ReportBug(request, work_dir_, out_);
+  PrintProvenance(find, base_sha1);
   if (bug_exit_code_ == 0) {
     bug_exit_code_ = static_cast<int>(find.kind == Find::Kind::kTimeout
                                           ? config_.timeout_exitcode
@@ -894,16 +895,28 @@ void Engine::LogFind(const Find& find, const std::string& base_sha1) {
   steering_->LogFind(std::move(fields));
 }
 
+void Engine::PrintProvenance(const Find& find, const std::string& base_sha1) {
+  if (steering_ == nullptr) return;
+  out_ << "INFO: found in epoch " << steering_->last_epoch() << ", ring slot "
+       << find.slot << ", by a " << WorkKindName(find.opcode)
+       << " mutant of corpus entry "
+       << (base_sha1.empty() ? "(unknown)" : base_sha1) << " (executor index "
+       << find.parent << "), "
+       << MutationSequence({find.opcode}, find.mutations) << "\n";
+}
+
 int Engine::ReportBugAndExit(const Find& find, std::vector<uint32_t> opcodes,
                              std::string base_sha1, bool save_artifact) {
+  const bool fuzzing = !opcodes.empty();
   BugReportRequest request;
   request.find = &find;
   request.pid = getpid();
   request.opcodes = std::move(opcodes);
   if (!request.opcodes.empty()) request.mutations = find.mutations;
-  request.base_sha1 = std::move(base_sha1);
+  request.base_sha1 = base_sha1;
   request.save_artifact = save_artifact;
   ReportBug(request, work_dir_, out_);  // prints the input if not saved
+  if (fuzzing) PrintProvenance(find, base_sha1);
   PrintUnsavedSummary();
   PrintFinalStats();
   return static_cast<int>(find.kind == Find::Kind::kTimeout

@@ -220,6 +220,11 @@ class Engine {
                            uint64_t requested, uint64_t executed);
   // Appends the find line of a bug found while fuzzing to -telemetry_out.
   void LogFind(const Find& find, const std::string& base_sha1);
+  // Prints where a bug found while fuzzing came from: the round's epoch,
+  // the ring slot, the work kind by name, the parent (executor index and
+  // sha1 `base_sha1`) and the mutation sequence, as its find line in
+  // -telemetry_out records them.
+  void PrintProvenance(const Find& find, const std::string& base_sha1);
   int ReportBugAndExit(const Find& find, std::vector<uint32_t> opcodes,
                        std::string base_sha1, bool save_artifact);
   // Prints the executor's recommended dictionary as libFuzzer does.

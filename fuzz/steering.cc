@@ -195,7 +195,7 @@ void Steering::Export(
 
 void Steering::LogFind(FindLineFields fields) {
   if (telemetry_log_ == nullptr || telemetry_failed_) return;
-  fields.epoch = previous_.has_value() ? previous_->control.epoch : 0;
+  fields.epoch = last_epoch();
   if (absl::Status s = telemetry_log_->Append(FindLine(fields)); !s.ok()) {
     WarnOnce(telemetry_failed_, s, "no further telemetry lines are written");
   }

@@ -106,6 +106,11 @@ class Steering final : public DispatchObserver {
   const TenantBalancer& tenants() const { return tenants_; }
   const std::vector<uint32_t>& tenant_quotas() const { return quotas_; }
   uint64_t epochs() const { return epochs_; }
+  // The EPOCH word of the last round observed (0 before the first): the
+  // round whose finds are being handled.
+  uint64_t last_epoch() const {
+    return previous_.has_value() ? previous_->control.epoch : 0;
+  }
   // Appends the find line of a bug (fuzz/find_line.h) to the -telemetry_out
   // file, if there is one, with the epoch of the last round observed;
   // nothing otherwise. A failed write is a warning, as for epoch lines.

@@ -189,6 +189,12 @@ TEST(EngineTest, FindsTheMagicWritesTheArtifactAndExitsWithErrorCode) {
   EXPECT_THAT(run.log, HasSubstr("\nSUMMARY: libFuzzer: deadly signal\n"));
   EXPECT_THAT(run.log, ContainsRegex("MS: 1 (havoc|splice)-; base unit: "
                                      "[0-9a-f]{40}\n"));
+  // Where it came from, work kind by name.
+  EXPECT_THAT(run.log,
+              ContainsRegex("\nINFO: found in epoch [0-9]+, ring slot [0-9]+, "
+                            "by a (havoc|splice) mutant of corpus entry "
+                            "[0-9a-f]{40} \\(executor index [0-9]+\\), "
+                            "MS: 1 (havoc|splice)-\n"));
   // The artifact is named by the SHA-1 of its content, which is the bug.
   std::vector<std::string> files = ListDir(dir.path());
   ASSERT_EQ(files.size(), 1u);
