@@ -10,6 +10,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "fuzz/compare_table.h"
 #include "fuzz/find_decode.h"
 #include "fuzz/lavapipe_env.h"
 #include "fuzz/mutators.h"
@@ -1040,15 +1041,13 @@ std::vector<Bytes> GpuExecutor::AutoDictionary() const {
 
 std::vector<Bytes> GpuExecutor::RecommendedDictionary() const {
   std::set<Bytes> tokens;
-  const uint32_t* ctrl = control_.words();
-  const uint32_t sites =
-      std::min<uint32_t>(kernel().module.compare_sites, RF_CMP_ENTRIES);
-  for (uint32_t i = 0; i < sites; ++i) {
-    const uint32_t a = ctrl[RF_RES_CMP + 2 * i];
-    const uint32_t b = ctrl[RF_RES_CMP + 2 * i + 1];
-    if (a == b) continue;
-    AddValueTokens(a, tokens);
-    AddValueTokens(b, tokens);
+  const absl::Span<const uint32_t> table(
+      control_.words() + RF_RES_CMP,
+      size_t{RF_CMP_ENTRIES} * RF_CMP_ENTRY_WORDS);
+  for (const ComparePair& pair :
+       DecodeCompareTable(table, kernel().module.compare_sites)) {
+    AddValueTokens(pair.a, tokens);
+    AddValueTokens(pair.b, tokens);
   }
   return {tokens.begin(), tokens.end()};
 }
