@@ -84,9 +84,6 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
   build.flat_mutation =
       options.mutation_engine != GpuExecutorOptions::MutationEngine::kBranching;
   build.coherent_lanes = options.coherent_lanes;
-  absl::StatusOr<Megakernel> precise =
-      BuildMegakernelFromFile(options.target_path, build);
-  if (!precise.ok()) return precise.status();
   ConfigureLavapipeEnvironment(options.lavapipe_simd_bits);
   vk::InstanceOptions instance_options;
   instance_options.validation = options.validation;
@@ -103,6 +100,12 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
   if (!device.ok()) return device.status();
 
   const vk::PhysicalDeviceInfo& info = device->info();
+  // The target gets the device's shared memory, less the megakernel's.
+  build.limits = WithDeviceSharedMemory(build.limits, info.name,
+                                        info.max_compute_shared_memory_bytes);
+  absl::StatusOr<Megakernel> precise =
+      BuildMegakernelFromFile(options.target_path, build);
+  if (!precise.ok()) return precise.status();
   const bool signature =
       options.coverage &&
       (options.coverage_mode == GpuExecutorOptions::CoverageMode::kSignature ||
