@@ -1,5 +1,6 @@
 # GPU executor: megakernel assembly, SPIR-V instrumentation, Vulkan executor.
 add_library(ringfuzz_gpu STATIC
+  ${CMAKE_SOURCE_DIR}/fuzz/gpu_build_notice.cc
   ${CMAKE_SOURCE_DIR}/fuzz/gpu_cfg.cc
   ${CMAKE_SOURCE_DIR}/fuzz/gpu_instrument.cc
   ${CMAKE_SOURCE_DIR}/fuzz/gpu_megakernel.cc

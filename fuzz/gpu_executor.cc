@@ -10,7 +10,9 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "fuzz/compare_table.h"
 #include "fuzz/find_decode.h"
+#include "fuzz/gpu_build_notice.h"
 #include "fuzz/lavapipe_env.h"
 #include "fuzz/mutators.h"
 #include "fuzz/parallel_for.h"
@@ -83,9 +85,6 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
   build.flat_mutation =
       options.mutation_engine != GpuExecutorOptions::MutationEngine::kBranching;
   build.coherent_lanes = options.coherent_lanes;
-  absl::StatusOr<Megakernel> precise =
-      BuildMegakernelFromFile(options.target_path, build);
-  if (!precise.ok()) return precise.status();
   ConfigureLavapipeEnvironment(options.lavapipe_simd_bits);
   vk::InstanceOptions instance_options;
   instance_options.validation = options.validation;
@@ -102,6 +101,17 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
   if (!device.ok()) return device.status();
 
   const vk::PhysicalDeviceInfo& info = device->info();
+  // From here to the first empty dispatches, the target is being built:
+  // progress lines, and a bound past which the process ends.
+  vk::ProgressNotice build_notice(
+      PipelineBuildWhat(info),
+      PipelineBuildNoticeOptions(options.compile_timeout));
+  // The target gets the device's shared memory, less the megakernel's.
+  build.limits = WithDeviceSharedMemory(build.limits, info.name,
+                                        info.max_compute_shared_memory_bytes);
+  absl::StatusOr<Megakernel> precise =
+      BuildMegakernelFromFile(options.target_path, build);
+  if (!precise.ok()) return precise.status();
   const bool signature =
       options.coverage &&
       (options.coverage_mode == GpuExecutorOptions::CoverageMode::kSignature ||
@@ -221,6 +231,7 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
       !s.ok()) {
     return s;
   }
+  if (absl::Status s = e.WarmUp(); !s.ok()) return s;
   return executor;
 }
 
@@ -332,8 +343,12 @@ GpuExecutor::~GpuExecutor() {
 absl::Status GpuExecutor::AddProgram(Megakernel kernel,
                                      std::unique_ptr<Program>& slot,
                                      bool second) {
+  // Create watches the whole build (build_notice), not each pipeline.
+  vk::PipelineNotice unwatched;
+  unwatched.watch = false;
   absl::StatusOr<vk::ComputePipeline> pipeline = vk::ComputePipeline::Create(
-      device_, kernel.module.spirv, RF_BINDING_COUNT, sizeof(MegakernelPush));
+      device_, kernel.module.spirv, RF_BINDING_COUNT, sizeof(MegakernelPush),
+      unwatched);
   if (!pipeline.ok()) return pipeline.status();
   auto program = std::make_unique<Program>(
       Program{std::move(kernel), *std::move(pipeline), nullptr, nullptr});
@@ -349,6 +364,27 @@ absl::Status GpuExecutor::AddProgram(Megakernel kernel,
     program->second = std::make_unique<vk::Dispatcher>(*std::move(other));
   }
   slot = std::move(program);
+  return absl::OkStatus();
+}
+
+absl::Status GpuExecutor::WarmUp() {
+  const MegakernelPush push = MakePush(/*slot_count=*/0, /*max_stack=*/1, 0);
+  for (Program* program : {precise_.get(), fast_.get(), havoc_.get()}) {
+    if (program == nullptr) continue;
+    if (absl::Status s = program->dispatcher->Submit(
+            absl::MakeConstSpan(reinterpret_cast<const uint8_t*>(&push),
+                                sizeof(push)),
+            /*groups_x=*/1);
+        !s.ok()) {
+      return s;
+    }
+    // The build notice bounds the wait (or nothing does: -compile_timeout=0).
+    absl::StatusOr<bool> done =
+        program->dispatcher->Wait(absl::InfiniteDuration());
+    if (!done.ok()) return done.status();
+  }
+  // The one workgroup found no slot: the claim cursor is all it moved.
+  control_.words()[RF_RES_CLAIM_CURSOR] = 0;
   return absl::OkStatus();
 }
 
@@ -1040,15 +1076,13 @@ std::vector<Bytes> GpuExecutor::AutoDictionary() const {
 
 std::vector<Bytes> GpuExecutor::RecommendedDictionary() const {
   std::set<Bytes> tokens;
-  const uint32_t* ctrl = control_.words();
-  const uint32_t sites =
-      std::min<uint32_t>(kernel().module.compare_sites, RF_CMP_ENTRIES);
-  for (uint32_t i = 0; i < sites; ++i) {
-    const uint32_t a = ctrl[RF_RES_CMP + 2 * i];
-    const uint32_t b = ctrl[RF_RES_CMP + 2 * i + 1];
-    if (a == b) continue;
-    AddValueTokens(a, tokens);
-    AddValueTokens(b, tokens);
+  const absl::Span<const uint32_t> table(
+      control_.words() + RF_RES_CMP,
+      size_t{RF_CMP_ENTRIES} * RF_CMP_ENTRY_WORDS);
+  for (const ComparePair& pair :
+       DecodeCompareTable(table, kernel().module.compare_sites)) {
+    AddValueTokens(pair.a, tokens);
+    AddValueTokens(pair.b, tokens);
   }
   return {tokens.begin(), tokens.end()};
 }

@@ -21,6 +21,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "fuzz/executor.h"
+#include "fuzz/gpu_build_notice.h"
 #include "fuzz/gpu_megakernel.h"
 #include "fuzz/input_to_state.h"
 #include "fuzz/length_to_state.h"
@@ -108,6 +109,12 @@ struct GpuExecutorOptions {
   enum class Overlap { kAuto, kOn, kOff };
   Overlap overlap = Overlap::kAuto;
   absl::Duration dispatch_timeout = absl::Seconds(60);
+  // Building the target's pipelines (the megakernels, their Vulkan
+  // pipelines, and a first empty dispatch of each, where lavapipe compiles)
+  // prints a progress line every 10 s and, past this (zero: no bound), an
+  // ERROR line, then ends the process with status 1: a driver compile
+  // cannot be cancelled (fuzz/gpu_build_notice.h, -compile_timeout).
+  absl::Duration compile_timeout = kDefaultCompileTimeout;
   // Telemetry and steering: how long a dispatch the host stopped (SHUTDOWN)
   // may take to end before the device counts as hung.
   absl::Duration shutdown_grace = absl::Seconds(10);
@@ -265,6 +272,10 @@ class GpuExecutor final : public Executor {
   static uint32_t Mix(uint64_t x);
   absl::Status AddProgram(Megakernel kernel, std::unique_ptr<Program>& slot,
                           bool second = false);
+  // Runs one empty dispatch (no slots) of every program and waits for it:
+  // lavapipe compiles a pipeline's code at its first dispatch, which this
+  // brings into the watched build (GpuExecutorOptions::compile_timeout).
+  absl::Status WarmUp();
   // The ring, find queue and launcher of `parity` (0: the ones every
   // synchronous dispatch uses).
   vk::Buffer& RingOf(uint32_t parity) { return parity == 0 ? ring_ : *ring2_; }

@@ -217,31 +217,75 @@ class Reader {
   bool open_loop_ = false;
 };
 
-// Checks the variables of one memory kind against `limit`.
-absl::Status CheckMemory(const Reader& reader, const std::string& target_name,
-                         bool shared, uint64_t limit) {
+bool IsOwn(const Reader& reader, const Variable& v) {
+  return reader.Name(v.id).rfind("rf_", 0) == 0;
+}
+
+std::string LargestPart(const Reader& reader, const Variable& largest) {
+  return absl::StrCat("the largest part is `", reader.Name(largest.id), "`",
+                      Describe(largest.place), ": ", largest.bytes, " bytes. ");
+}
+
+constexpr char kSmallerArray[] =
+    "Make that array smaller: local arrays live in the private memory of "
+    "every GPU lane (keep them to a few hundred words; see docs/dialect.md).";
+
+// Checks the Function and Private variables against `limit`.
+absl::Status CheckPrivateMemory(const Reader& reader,
+                                const std::string& target_name,
+                                uint64_t limit) {
   uint64_t total = 0;
   const Variable* largest = nullptr;
   for (const Variable& v : reader.variables) {
-    if ((v.storage == spv::StorageClass::Workgroup) != shared) continue;
+    if (v.storage == spv::StorageClass::Workgroup) continue;
     total += v.bytes;
     if (largest == nullptr || v.bytes > largest->bytes) largest = &v;
   }
   if (total <= limit) return absl::OkStatus();
-  const std::string name = reader.Name(largest->id);
-  const bool ours = name.rfind("rf_", 0) == 0;
   return absl::InvalidArgumentError(absl::StrCat(
-      "target '", target_name, "' needs ", total, " bytes of ",
-      shared ? "shared memory per workgroup" : "private memory per invocation",
-      ", more than the ", limit, " that ringfuzz gives a device (",
-      shared ? "Vulkan guarantees 16384 bytes of shared memory"
-             : "lavapipe's compiler crashes on arrays of 256 KiB",
-      "); the largest part is `", name, "`", Describe(largest->place), ": ",
-      largest->bytes, " bytes. ",
-      ours ? "That is ringfuzz's own state: lower -max_len."
-           : "Make that array smaller: local arrays live in the private "
-             "memory of every GPU lane (keep them to a few hundred words; "
-             "see docs/dialect.md)."));
+      "target '", target_name, "' needs ", total,
+      " bytes of private memory per invocation, more than the ", limit,
+      " that ringfuzz gives a device (lavapipe's compiler crashes on arrays "
+      "of 256 KiB); ",
+      LargestPart(reader, *largest),
+      IsOwn(reader, *largest) ? "That is ringfuzz's own state: lower -max_len."
+                              : kSmallerArray));
+}
+
+// Checks the Workgroup variables against `limits.shared_bytes`: the
+// target's own get what the megakernel's leave.
+absl::Status CheckSharedMemory(const Reader& reader,
+                               const std::string& target_name,
+                               const TargetLimits& limits) {
+  uint64_t own = 0, target = 0;
+  const Variable* largest = nullptr;  // of the target's
+  for (const Variable& v : reader.variables) {
+    if (v.storage != spv::StorageClass::Workgroup) continue;
+    if (IsOwn(reader, v)) {
+      own += v.bytes;
+      continue;
+    }
+    target += v.bytes;
+    if (largest == nullptr || v.bytes > largest->bytes) largest = &v;
+  }
+  const uint64_t limit = limits.shared_bytes;
+  if (own + target <= limit) return absl::OkStatus();
+  const uint64_t left = own < limit ? limit - own : 0;
+  const std::string budget =
+      absl::StrCat(limits.shared_source, " is ", limit,
+                   " bytes, of which ringfuzz's ", "megakernel uses ", own);
+  if (largest == nullptr) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the megakernel of target '", target_name, "' needs ", own,
+        " bytes of shared memory per workgroup, more than the device has (",
+        budget, "); run on a device with more shared memory"));
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      "target '", target_name, "' needs ", target,
+      " bytes of shared memory per workgroup, more than the ", left,
+      " left to it (", budget, "); ", LargestPart(reader, *largest),
+      "Make the target's shared arrays smaller, or run on a device with more "
+      "shared memory (-device)."));
 }
 
 }  // namespace
@@ -283,12 +327,22 @@ absl::Status CheckTargetLimits(absl::Span<const uint32_t> spirv,
         "means the same) or bound it below ",
         limits.unroll_iterations, "."));
   }
-  if (absl::Status s = CheckMemory(reader, target_name, /*shared=*/false,
-                                   limits.private_bytes);
+  if (absl::Status s =
+          CheckPrivateMemory(reader, target_name, limits.private_bytes);
       !s.ok()) {
     return s;
   }
-  return CheckMemory(reader, target_name, /*shared=*/true, limits.shared_bytes);
+  return CheckSharedMemory(reader, target_name, limits);
+}
+
+TargetLimits WithDeviceSharedMemory(TargetLimits limits,
+                                    const std::string& device_name,
+                                    uint64_t device_shared_bytes) {
+  if (device_shared_bytes == 0) return limits;
+  limits.shared_bytes = device_shared_bytes;
+  limits.shared_source =
+      absl::StrCat(device_name, "'s maxComputeSharedMemorySize");
+  return limits;
 }
 
 }  // namespace ringfuzz

@@ -31,9 +31,10 @@ namespace ringfuzz {
 // memory long before.
 inline constexpr uint64_t kMaxPrivateBytes = uint64_t{128} << 10;
 
-// Shared (Workgroup) memory of one workgroup: Vulkan guarantees 16 KiB of
-// maxComputeSharedMemorySize (lavapipe and current GPUs have 32 KiB or
-// more). The dialect has no shared variables; GLSL-only targets may.
+// Shared (Workgroup) memory of one workgroup where no device is known:
+// the 16 KiB of maxComputeSharedMemorySize that Vulkan guarantees
+// (lavapipe and current GPUs have 32 KiB or more). The dialect has no
+// shared variables; GLSL-only targets may.
 inline constexpr uint64_t kMaxSharedBytes = uint64_t{16} << 10;
 
 // Iterations of an [[unroll]] loop of the target (its constant bound): the
@@ -46,16 +47,31 @@ inline constexpr uint64_t kMaxUnrollIterations = 32;
 
 struct TargetLimits {
   uint64_t private_bytes = kMaxPrivateBytes;
+  // Shared memory of one workgroup, the megakernel's own included: the
+  // device's maxComputeSharedMemorySize (SharedLimitsOf).
   uint64_t shared_bytes = kMaxSharedBytes;
+  // Where shared_bytes comes from, for errors: "<device>'s
+  // maxComputeSharedMemorySize" or Vulkan's guarantee.
+  std::string shared_source = "Vulkan's guaranteed maxComputeSharedMemorySize";
   uint64_t unroll_iterations = kMaxUnrollIterations;
 };
+
+// `limits` with the shared memory of device `device_name`, whose
+// maxComputeSharedMemorySize is `device_shared_bytes`; 0 (unknown) keeps
+// kMaxSharedBytes.
+TargetLimits WithDeviceSharedMemory(TargetLimits limits,
+                                    const std::string& device_name,
+                                    uint64_t device_shared_bytes);
 
 // Returns OK iff `spirv` (a megakernel with target `target_name`, compiled
 // with debug info) stays within `limits`; otherwise InvalidArgument naming
 // the largest variable (its type's size, function and source line) or the
 // unrolled loop (file:line and its bound), the limit and the fix. Only
 // loops of the target's functions are checked; memory counts everything,
-// since the megakernel's state and the target's share it.
+// since the megakernel's state and the target's share it: a target gets
+// the limit less the megakernel's own (rf_) variables, and a shared-memory
+// error names the device's limit (limits.shared_source), what the
+// megakernel uses of it and what is left for the target.
 absl::Status CheckTargetLimits(absl::Span<const uint32_t> spirv,
                                const std::string& target_name,
                                const TargetLimits& limits = {});

@@ -1,5 +1,6 @@
 #include "runtime/compute_pipeline.h"
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -85,7 +86,7 @@ std::string SourceFileName(absl::Span<const uint32_t> spirv) {
 absl::StatusOr<ComputePipeline> ComputePipeline::Create(
     const Device& device, absl::Span<const uint32_t> spirv,
     uint32_t storage_buffer_count, uint32_t push_constant_bytes,
-    absl::string_view label) {
+    const PipelineNotice& notice) {
   RINGFUZZ_RETURN_IF_ERROR(
       CheckInterface(device, spirv, storage_buffer_count, push_constant_bytes));
   ComputePipeline pipeline;
@@ -137,18 +138,21 @@ absl::StatusOr<ComputePipeline> ComputePipeline::Create(
   info.layout = pipeline.layout_;
   VkResult result;
   {
-    ProgressNoticeOptions notice;
-    notice.interval = kPipelineNoticeInterval;
-    notice.bound = kPipelineBuildBound;
-    notice.bound_advice =
-        "the driver is still compiling the shader (a huge function or a long "
-        "unrolled loop?); exiting";
-    std::string name(label);
-    if (name.empty()) name = SourceFileName(spirv);
-    ProgressNotice watch(name.empty()
-                             ? std::string("building the compute pipeline")
-                             : absl::StrCat("building the pipeline for ", name),
-                         notice);
+    std::optional<ProgressNotice> watch;
+    if (notice.watch) {
+      ProgressNoticeOptions options;
+      options.interval = notice.interval;
+      options.bound = notice.bound;
+      options.bound_advice =
+          "the driver is still compiling the shader (a huge function or a "
+          "long unrolled loop?); exiting";
+      std::string name = notice.label;
+      if (name.empty()) name = SourceFileName(spirv);
+      watch.emplace(name.empty()
+                        ? std::string("building the compute pipeline")
+                        : absl::StrCat("building the pipeline for ", name),
+                    std::move(options));
+    }
     result = vkCreateComputePipelines(pipeline.device_, VK_NULL_HANDLE, 1,
                                       &info, nullptr, &pipeline.pipeline_);
   }

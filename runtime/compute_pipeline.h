@@ -8,9 +8,9 @@
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
+#include <string>
 
 #include "absl/status/statusor.h"
-#include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "absl/types/span.h"
 #include "runtime/device.h"
@@ -21,6 +21,18 @@ namespace ringfuzz::vk {
 // 10 minutes (the largest bundled target builds in seconds on lavapipe).
 inline constexpr absl::Duration kPipelineNoticeInterval = absl::Seconds(5);
 inline constexpr absl::Duration kPipelineBuildBound = absl::Minutes(10);
+
+// How ComputePipeline::Create tells of a long build (ProgressNotice).
+struct PipelineNotice {
+  // Off: no notice; for a caller that watches a larger step around it.
+  bool watch = true;
+  // Names the build: "building the pipeline for <label>"; "" = the module's
+  // source file (its OpSource debug instruction), else "building the
+  // compute pipeline".
+  std::string label;
+  absl::Duration interval = kPipelineNoticeInterval;
+  absl::Duration bound = kPipelineBuildBound;
+};
 
 // Owns the VkPipeline, its VkPipelineLayout and VkDescriptorSetLayout.
 // Move-only. Lifetime: the Device must outlive it, and it must outlive every
@@ -34,15 +46,14 @@ class ComputePipeline {
   // multiple of 4 or exceeds maxPushConstantsSize, or the device allows
   // fewer storage buffers per stage; a bad module fails in the driver.
   // While the driver compiles (seconds for a megakernel on lavapipe), a
-  // build past kPipelineNoticeInterval prints "INFO: building the pipeline
-  // for <label> (N s so far) ..." every interval (without a label: the
-  // module's source file, from its OpSource debug instruction, else "the
-  // compute pipeline"), and one past kPipelineBuildBound ends the process
-  // with an ERROR line: a driver compile cannot be cancelled.
+  // build past notice.interval prints "INFO: building the pipeline for
+  // <label> (N s so far) ..." every interval, and one past notice.bound
+  // ends the process with an ERROR line: a driver compile cannot be
+  // cancelled.
   static absl::StatusOr<ComputePipeline> Create(
       const Device& device, absl::Span<const uint32_t> spirv,
       uint32_t storage_buffer_count, uint32_t push_constant_bytes,
-      absl::string_view label = {});
+      const PipelineNotice& notice = {});
 
   ComputePipeline(ComputePipeline&& other) noexcept;
   ComputePipeline& operator=(ComputePipeline&& other) noexcept;

@@ -27,6 +27,9 @@ struct PhysicalDeviceInfo {
   uint32_t max_workgroup_size_x = 0;
   uint32_t max_workgroup_count_x = 0;
   uint32_t max_invocations_per_workgroup = 0;
+  // VkPhysicalDeviceLimits::maxComputeSharedMemorySize: shared (Workgroup)
+  // memory of one workgroup, in bytes.
+  uint32_t max_compute_shared_memory_bytes = 0;
   // True iff some memory type is DEVICE_LOCAL|HOST_VISIBLE|HOST_COHERENT, so
   // the host can read hot maps that live in device memory without copies.
   bool has_device_local_host_visible = false;

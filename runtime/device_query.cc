@@ -46,6 +46,7 @@ PhysicalDeviceInfo QueryPhysicalDevice(VkPhysicalDevice physical,
   info.max_workgroup_size_x = limits.maxComputeWorkGroupSize[0];
   info.max_workgroup_count_x = limits.maxComputeWorkGroupCount[0];
   info.max_invocations_per_workgroup = limits.maxComputeWorkGroupInvocations;
+  info.max_compute_shared_memory_bytes = limits.maxComputeSharedMemorySize;
   info.is_lavapipe =
       driver.driverID == VK_DRIVER_ID_MESA_LLVMPIPE ||
       absl::StrContains(absl::AsciiStrToLower(info.name), "llvmpipe");

@@ -385,10 +385,13 @@ void rf_cmp_hook() {
     }
     rf_cmp_logged += 1u;
   }
+  // Three plain stores: the check word lets the host drop an entry that
+  // another execution recorded into at the same time (ringfuzz_wire.h).
   if (rf_cmp_record && rf_cmp_a != rf_cmp_b) {
-    uint entry = RF_RES_CMP + 2u * (rf_cmp_site % RF_CMP_ENTRIES);
-    rf_ctrl[entry] = rf_cmp_a;
-    rf_ctrl[entry + 1u] = rf_cmp_b;
+    uint entry = RF_RES_CMP + RF_CMP_ENTRY_WORDS * (rf_cmp_site % RF_CMP_ENTRIES);
+    rf_ctrl[entry + RF_CMP_A] = rf_cmp_a;
+    rf_ctrl[entry + RF_CMP_B] = rf_cmp_b;
+    rf_ctrl[entry + RF_CMP_CHECK] = RF_CMP_CHECK_OF(rf_cmp_a, rf_cmp_b);
   }
 #endif
 }

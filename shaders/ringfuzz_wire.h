@@ -138,17 +138,38 @@
 #define RF_SEEN_BITS 1048576u
 #define RF_SEEN_WORDS 32768u
 #define RF_RES_SEEN (RF_RES_SITE_MAP + RF_SITE_MAP_WORDS)
-// Compare table: the last operands (a, b) seen at each instrumented integer
-// comparison of the target (entry = comparison index mod RF_CMP_ENTRIES),
-// for input-to-state mutation (RF_OP_CMP) and the recommended dictionary.
+// Compare table: the last operands (a, b) that a recording execution saw
+// at each instrumented integer comparison of the target (entry =
+// comparison index mod RF_CMP_ENTRIES), for the recommended dictionary.
+// Entry i is RF_CMP_ENTRY_WORDS words at RF_RES_CMP + i * RF_CMP_ENTRY_WORDS:
+// operand a, operand b, and RF_CMP_CHECK_OF(a, b). The three are plain
+// stores, so executions recording into one entry at once may leave words of
+// different executions there; the host keeps an entry only if its check
+// word is the check of its operands. The check is a bijection of
+// a * RF_CMP_CHECK_MUL ^ b, which is one-to-one in a for a fixed b and in b
+// for a fixed a: an entry mixing two executions (two of its words from one,
+// the third from another that stored a different value there) always fails
+// it; one mixing three executions passes with probability 2^-32. An entry
+// never written (all zeros) fails it too.
 #define RF_CMP_ENTRIES 1024u
+#define RF_CMP_ENTRY_WORDS 3u
+#define RF_CMP_A 0u
+#define RF_CMP_B 1u
+#define RF_CMP_CHECK 2u
+#define RF_CMP_CHECK_MUL 0x9E3779B1u
+#define RF_CMP_CHECK_SALT 0x5BD1E995u
+// One xorshift-multiply round (a bijection of 32-bit words).
+#define RF_CMP_CHECK_ROUND(h) (((h) ^ ((h) >> 16u)) * 0x85EBCA6Bu)
+#define RF_CMP_CHECK_OF(a, b) \
+  RF_CMP_CHECK_ROUND(         \
+      RF_CMP_CHECK_ROUND(((a)*RF_CMP_CHECK_MUL) ^ (b) ^ RF_CMP_CHECK_SALT))
 #define RF_RES_CMP (RF_RES_SEEN + RF_SEEN_WORDS)
 // Fault-seen table: one bit per hashed (kind, code, location) of a fault, so
 // that a bug hit by many invocations (-keep_going) is queued once, not once
 // per invocation. Replays always report.
 #define RF_FAULT_SEEN_BITS 4096u
 #define RF_FAULT_SEEN_WORDS 128u
-#define RF_RES_FAULT_SEEN (RF_RES_CMP + 2u * RF_CMP_ENTRIES)
+#define RF_RES_FAULT_SEEN (RF_RES_CMP + RF_CMP_ENTRY_WORDS * RF_CMP_ENTRIES)
 // Per-mutator execution counters: word m (one per id m of
 // shaders/ringfuzz_mutators.h, words past its RF_MUT_COUNT reserved) += the
 // executions whose last mutation was mutator m, added by each subgroup as

@@ -21,6 +21,7 @@ absl::StatusOr<std::unique_ptr<Executor>> MakeGpuExecutor(Config& config,
   options.target_path = config.target;
   options.device = config.device;
   options.validation = config.validation;
+  options.compile_timeout = absl::Seconds(config.compile_timeout);
   options.keep_going = config.keep_going;
   options.value_profile = config.use_value_profile;
   using Overlap = GpuExecutorOptions::Overlap;

@@ -416,9 +416,10 @@ TEST(GpuExecutorTest, SlotsOutOfLoopBudgetResumeAndRunEveryExecution) {
 std::pair<uint32_t, uint32_t> CompareEntry(const GpuExecutor& executor,
                                            uint32_t site) {
   const uint8_t* bytes = executor.control_bytes().data();
-  uint32_t words[2];
-  std::memcpy(words, bytes + (RF_RES_CMP + 2 * site) * 4, sizeof(words));
-  return {words[0], words[1]};
+  uint32_t words[RF_CMP_ENTRY_WORDS];
+  std::memcpy(words, bytes + (RF_RES_CMP + RF_CMP_ENTRY_WORDS * site) * 4,
+              sizeof(words));
+  return {words[RF_CMP_A], words[RF_CMP_B]};
 }
 
 TEST(GpuExecutorTest, SwitchRecordsSelectorAndNearestOtherCase) {

@@ -98,17 +98,76 @@ TEST(TargetBuildTest, LocalArraysWithinTheLimitBuild) {
   EXPECT_TRUE(status.ok()) << status;
 }
 
+// A target with one shared array of `words` words.
+std::string SharedTarget(int words) {
+  return "shared uint table[" + std::to_string(words) +
+         "];\n"
+         "void fz_target(uint len) {\n"
+         "  if (len < 2u) return;\n"
+         "  table[fz_byte(0u)] = fz_byte(1u);\n"
+         "}\n";
+}
+
+absl::Status BuildWithLimits(const std::string& source,
+                             const TargetLimits& limits) {
+  MegakernelOptions options;
+  options.limits = limits;
+  return BuildMegakernel("shared.fz", source, options).status();
+}
+
+// Without a device, a target gets what Vulkan guarantees every device.
 TEST(TargetBuildTest, SharedMemoryBeyondTheGuaranteeIsRefused) {
-  const absl::Status status = Build("shared.fz",
-                                    "shared uint table[8192];\n"
-                                    "void fz_target(uint len) {\n"
-                                    "  if (len < 2u) return;\n"
-                                    "  table[fz_byte(0u)] = fz_byte(1u);\n"
-                                    "}\n");
+  const absl::Status status = Build("shared.fz", SharedTarget(8192));
   ASSERT_TRUE(absl::IsInvalidArgument(status)) << status;
-  EXPECT_THAT(status.message(), HasSubstr("of shared memory per workgroup"));
+  EXPECT_THAT(status.message(),
+              HasSubstr("target 'shared.fz' needs 32768 bytes of shared "
+                        "memory per workgroup, more than the "));
+  EXPECT_THAT(status.message(),
+              HasSubstr("(Vulkan's guaranteed maxComputeSharedMemorySize is "
+                        "16384 bytes, of which ringfuzz's megakernel uses "));
   EXPECT_THAT(status.message(),
               HasSubstr("`table` (in fz_target, shared.fz:4)"));
+}
+
+// A device's maxComputeSharedMemorySize is the limit: what fits it builds,
+// what does not is refused with the device's name and number.
+TEST(TargetBuildTest, SharedMemoryLimitIsTheDevicesLessTheMegakernels) {
+  const TargetLimits big =
+      WithDeviceSharedMemory({}, "Big GPU", uint64_t{64} << 10);
+  EXPECT_TRUE(BuildWithLimits(SharedTarget(8192), big).ok());
+  EXPECT_TRUE(BuildWithLimits(SharedTarget(15000), big).ok());
+  const absl::Status status = BuildWithLimits(SharedTarget(16384), big);
+  ASSERT_TRUE(absl::IsInvalidArgument(status)) << status;
+  EXPECT_THAT(status.message(),
+              HasSubstr("needs 65536 bytes of shared memory per workgroup"));
+  EXPECT_THAT(status.message(),
+              HasSubstr("(Big GPU's maxComputeSharedMemorySize is 65536 "
+                        "bytes, of which ringfuzz's megakernel uses "));
+  EXPECT_THAT(status.message(), HasSubstr("run on a device with more"));
+  // Unknown (0): the guarantee.
+  const TargetLimits unknown = WithDeviceSharedMemory({}, "Odd GPU", 0);
+  EXPECT_EQ(unknown.shared_bytes, kMaxSharedBytes);
+  EXPECT_FALSE(BuildWithLimits(SharedTarget(8192), unknown).ok());
+}
+
+// The megakernel's own shared words count against the device's limit: a
+// target gets exactly the rest.
+TEST(TargetBuildTest, SharedMemoryLeftToTheTargetIsExact) {
+  const absl::Status refused = BuildWithLimits(
+      SharedTarget(4096), WithDeviceSharedMemory({}, "Exact GPU", 16384));
+  ASSERT_TRUE(absl::IsInvalidArgument(refused)) << refused;
+  // "... more than the <left> left to it (... uses <own>); ..."
+  const std::string message(refused.message());
+  const size_t uses = message.find("megakernel uses ");
+  ASSERT_NE(uses, std::string::npos) << message;
+  const uint64_t own = std::stoull(message.substr(uses + 16));
+  EXPECT_GT(own, 0u);
+  EXPECT_THAT(message, HasSubstr("more than the " +
+                                 std::to_string(16384 - own) + " left to it"));
+  EXPECT_TRUE(
+      BuildWithLimits(SharedTarget(4096),
+                      WithDeviceSharedMemory({}, "Exact GPU", 16384 + own))
+          .ok());
 }
 
 TEST(TargetBuildTest, HugeUnrolledLoopIsRefusedBeforeTheDriver) {
