@@ -13,7 +13,6 @@ namespace ringfuzz {
 namespace {
 
 constexpr size_t kHeaderWords = 5;
-constexpr uint32_t kUnknownSize = 0;
 
 std::string Literal(absl::Span<const uint32_t> words) {
   std::string out;
