@@ -21,6 +21,7 @@
 #include "corpus/file_read.h"
 #include "corpus/sha1.h"
 #include "fuzz/bug_report.h"
+#include "fuzz/flag_parser.h"
 #include "fuzz/info_lines.h"
 #include "fuzz/interrupt.h"
 #include "fuzz/mutators.h"
@@ -70,7 +71,10 @@ int Engine::Run(const std::vector<std::string>& positional) {
   start_ = last_status_ = clock_.Now();
   out_ << "INFO: Seed: " << seed_ << "\n";
   if (AllRegularFiles(positional)) return RunFiles(positional);
-  return Fuzz(positional);
+  StartReport(positional);
+  const int code = Fuzz(positional);
+  FinishReport(code);
+  return code;
 }
 
 int Engine::RunFiles(const std::vector<std::string>& files) {
@@ -121,6 +125,7 @@ int Engine::Fuzz(const std::vector<std::string>& dirs) {
   if (auto code = LoadSeeds(dirs, seeds)) return *code;
   if (auto code = RunSeeds(seeds)) return *code;
   PrintStatus(StatusEvent::kInited);
+  SampleReport(/*force=*/true);
 
   if (config_.round_ms > 0 && !config_.adaptive_rounds &&
       config_.slot_execs > 0 && Verbose(1)) {
@@ -440,6 +445,7 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler) {
           "above (rerun with -verbosity=2 for batch details)")));
     }
     MaybePulse(before);
+    SampleReport();
   }
 }
 
@@ -861,6 +867,7 @@ void Engine::PrintRecommendedDictionary() {
 
 void Engine::ReportBugAndContinue(const Find& find, std::string base_sha1) {
   if (!reported_bugs_.insert({static_cast<int>(find.kind), find.code}).second) {
+    RecordBugInReport(find, "");  // reported before: counted, not saved
     return;
   }
   LogFind(find, base_sha1);
@@ -871,8 +878,12 @@ void Engine::ReportBugAndContinue(const Find& find, std::string base_sha1) {
   request.mutations = find.mutations;
   request.base_sha1 = base_sha1;
   request.save_artifact = true;
-  ReportBug(request, work_dir_, out_);
+  const bool saved = ReportBug(request, work_dir_, out_);
   PrintProvenance(find, base_sha1);
+  RecordBugInReport(find, saved
+                              ? work_dir_.ArtifactPath(ArtifactKind(find.kind),
+                                                       Sha1Hex(find.data))
+                              : "");
   if (bug_exit_code_ == 0) {
     bug_exit_code_ = static_cast<int>(find.kind == Find::Kind::kTimeout
                                           ? config_.timeout_exitcode
@@ -915,8 +926,13 @@ int Engine::ReportBugAndExit(const Find& find, std::vector<uint32_t> opcodes,
   if (!request.opcodes.empty()) request.mutations = find.mutations;
   request.base_sha1 = base_sha1;
   request.save_artifact = save_artifact;
-  ReportBug(request, work_dir_, out_);  // prints the input if not saved
+  // Prints the input if not saved.
+  const bool saved = ReportBug(request, work_dir_, out_) && save_artifact;
   if (fuzzing) PrintProvenance(find, base_sha1);
+  RecordBugInReport(find, saved
+                              ? work_dir_.ArtifactPath(ArtifactKind(find.kind),
+                                                       Sha1Hex(find.data))
+                              : "");
   PrintUnsavedSummary();
   PrintFinalStats();
   return static_cast<int>(find.kind == Find::Kind::kTimeout
@@ -980,17 +996,69 @@ FinalStats Engine::CollectFinalStats() {
   stats.latency_p50_ms = CeilMilliseconds(latency_.Quantile(0.5));
   stats.latency_p99_ms = CeilMilliseconds(latency_.Quantile(0.99));
   stats.device_busy_percent = BusyPercent(device_busy(), LoopTime());
-  if (!mutator_executions_.empty()) {
-    auto at = [](const std::vector<uint64_t>& v, uint32_t id) {
-      return id < v.size() ? v[id] : 0;
-    };
-    for (const MutatorInfo& m : Mutators()) {
-      stats.mutators.push_back({std::string(m.name),
-                                at(mutator_executions_, m.id),
-                                at(mutator_finds_, m.id)});
-    }
+  stats.mutators = MutatorStats();
+  return stats;
+}
+
+std::vector<MutatorStat> Engine::MutatorStats() const {
+  std::vector<MutatorStat> stats;
+  if (mutator_executions_.empty()) return stats;
+  auto at = [](const std::vector<uint64_t>& v, uint32_t id) {
+    return id < v.size() ? v[id] : 0;
+  };
+  for (const MutatorInfo& m : Mutators()) {
+    stats.push_back({std::string(m.name), at(mutator_executions_, m.id),
+                     at(mutator_finds_, m.id)});
   }
   return stats;
+}
+
+void Engine::StartReport(const std::vector<std::string>& dirs) {
+  if (config_.report.empty()) return;
+  CampaignReport header;
+  header.target = config_.target;
+  header.device = executor_->DeviceDescription();
+  header.flags = NonDefaultFlags(config_);
+  header.corpus_dirs = dirs;
+  header.started_unix = absl::ToUnixSeconds(absl::Now());
+  report_ =
+      std::make_unique<ReportWriter>(config_.report, std::move(header), out_);
+}
+
+void Engine::SampleReport(bool force) {
+  if (report_ == nullptr) return;
+  const absl::Duration elapsed = clock_.Now() - start_;
+  if (!force && !report_->SampleDue(elapsed)) return;
+  const CoverageSummary coverage = executor_->Coverage();
+  report_->Sample(elapsed, {total_execs_, coverage.blocks, coverage.features,
+                            corpus_.size()});
+  report_->MaybeWrite(elapsed, MutatorStats());
+}
+
+void Engine::RecordBugInReport(const Find& find, const std::string& artifact) {
+  if (report_ == nullptr) return;
+  report_->RecordBug(find, artifact, clock_.Now() - start_);
+}
+
+void Engine::FinishReport(int code) {
+  if (report_ == nullptr) return;
+  const absl::Duration elapsed = clock_.Now() - start_;
+  const CoverageSummary coverage = executor_->Coverage();
+  report_->Sample(elapsed, {total_execs_, coverage.blocks, coverage.features,
+                            corpus_.size()});
+  std::string outcome = absl::StrCat("exit ", code);
+  if (code == 0) {
+    absl::StrAppend(&outcome, " (done)");
+  } else if (code == kErrorExit) {
+    absl::StrAppend(&outcome, " (error: see the log)");
+  } else if (code == config_.interrupted_exitcode) {
+    absl::StrAppend(&outcome, " (interrupted)");
+  } else if (code == config_.error_exitcode ||
+             code == config_.timeout_exitcode) {
+    absl::StrAppend(&outcome, " (bug found)");
+  }
+  report_->Write(elapsed, MutatorStats(), /*finished=*/true, outcome);
+  report_.reset();
 }
 
 void Engine::CountMutatorExecutions(const BatchResult& result) {

@@ -31,6 +31,10 @@
 //    executor counts them. NEW lines and bug reports name the mutators
 //    that made the input ("MS: 2 ChangeBit-EraseBytes-"), or its work kind
 //    when the executor does not say.
+//  * -report=DIR: a campaign's report (fuzz/report/report_writer.h),
+//    sampled about once a second from the fuzzing loop, rewritten every few
+//    seconds and once when the run ends, however it ends. Running files
+//    writes none.
 //  * Fuzzing is steered by the executor's ring telemetry (fuzz/steering.h):
 //    batch geometry, tenant shares, aged parents, -telemetry_out and
 //    -dump_buffers. When a dispatch stalls, its claimed slots are replayed
@@ -67,6 +71,7 @@
 #include "fuzz/config.h"
 #include "fuzz/executor.h"
 #include "fuzz/feedback_latency.h"
+#include "fuzz/report/report_writer.h"
 #include "fuzz/round_sizer.h"
 #include "fuzz/scheduler.h"
 #include "fuzz/status_line.h"
@@ -242,11 +247,26 @@ class Engine {
   // are (nothing when all were saved).
   void PrintUnsavedSummary();
 
+  // -report: makes report_ (iff asked for) for a campaign on `dirs`.
+  void StartReport(const std::vector<std::string>& dirs);
+  // Adds a report sample if one is due (`force`: in any case) and rewrites
+  // the report if that is due.
+  void SampleReport(bool force = false);
+  // Counts a bug report in the -report page; `artifact`: the file written,
+  // "" for none.
+  void RecordBugInReport(const Find& find, const std::string& artifact);
+  // Takes the last sample and writes the final report of a run that ends
+  // with exit code `code`.
+  void FinishReport(int code);
+
   uint64_t ElapsedSeconds();
   void PrintStatus(StatusEvent event, const std::string& suffix = "");
   void MaybePulse(uint64_t executions_before);
   void PrintFinalStats();
   FinalStats CollectFinalStats();
+  // Executions and finds per mutator (empty when the executor counts
+  // none).
+  std::vector<MutatorStat> MutatorStats() const;
   // Adds `result`'s per-mutator executions to mutator_executions_.
   void CountMutatorExecutions(const BatchResult& result);
   // Credits a new corpus input to the mutators that made it.
@@ -259,10 +279,11 @@ class Engine {
   Executor* executor_;
   std::unique_ptr<Executor> owned_executor_;  // made after a lost device
   ExecutorFactory remake_;
-  int device_losses_ = 0;               // in a row
-  bool recovered_ = false;              // the executor was just replaced
-  std::vector<Bytes> dictionary_;       // as given to the executor
-  std::unique_ptr<Steering> steering_;  // while fuzzing
+  int device_losses_ = 0;                 // in a row
+  bool recovered_ = false;                // the executor was just replaced
+  std::vector<Bytes> dictionary_;         // as given to the executor
+  std::unique_ptr<Steering> steering_;    // while fuzzing
+  std::unique_ptr<ReportWriter> report_;  // -report, while fuzzing
   size_t seed_entries_ = 0;
   BatchBudget configured_;
   std::ostream& out_;

@@ -192,6 +192,10 @@ class Executor {
   // Largest input the executor can run, in bytes.
   virtual size_t max_len() const = 0;
 
+  // One line naming the device it runs on (for reports), e.g. "llvmpipe
+  // (LLVM 15.0.6, 256 bits) [cpu, lavapipe]"; "" when it has none.
+  virtual std::string DeviceDescription() const { return ""; }
+
   // Tokens the target itself suggests (e.g. the constants it compares
   // with), to be merged into the mutation dictionary.
   virtual std::vector<Bytes> AutoDictionary() const { return {}; }

@@ -290,6 +290,35 @@ absl::StatusOr<ParsedCommandLine> ParseCommandLine(
   return std::move(parse.parsed);
 }
 
+namespace {
+// A flag's value as the command line writes it.
+std::string FlagValueText(bool value) { return value ? "1" : "0"; }
+std::string FlagValueText(int64_t value) { return absl::StrCat(value); }
+std::string FlagValueText(uint64_t value) { return absl::StrCat(value); }
+std::string FlagValueText(const std::string& value) { return value; }
+}  // namespace
+
+std::vector<std::string> NonDefaultFlags(const Config& config) {
+  static const Config kDefaults;
+  std::vector<std::string> flags;
+#define RF_FLAG_INT(name, default_value, min, max, help)                      \
+  if (config.name != kDefaults.name) {                                        \
+    flags.push_back(absl::StrCat("-" #name "=", FlagValueText(config.name))); \
+  }
+#define RF_FLAG_UINT64(name, default_value, help) \
+  RF_FLAG_INT(name, default_value, 0, 0, help)
+#define RF_FLAG_BOOL(name, default_value, help) \
+  RF_FLAG_INT(name, default_value, 0, 0, help)
+#define RF_FLAG_STRING(name, default_value, help) \
+  RF_FLAG_INT(name, default_value, 0, 0, help)
+#include "fuzz/flags.def"
+#undef RF_FLAG_INT
+#undef RF_FLAG_UINT64
+#undef RF_FLAG_BOOL
+#undef RF_FLAG_STRING
+  return flags;
+}
+
 std::string FlagHelp() {
   std::string out =
       "Usage:\n"

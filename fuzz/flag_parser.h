@@ -55,6 +55,11 @@ absl::StatusOr<ParsedCommandLine> ParseCommandLine(
 // Returns the usage text and one entry per flag: name, default, help.
 std::string FlagHelp();
 
+// Returns "-name=value" for each flag of fuzz/flags.def whose value in
+// `config` differs from its default, in the table's order (bools as 0/1),
+// e.g. {"-target=t.fz", "-max_total_time=60"}: the flags a run used.
+std::vector<std::string> NonDefaultFlags(const Config& config);
+
 // Returns the Levenshtein distance between `a` and `b` (used for "did you
 // mean"; exposed for tests).
 size_t EditDistance(absl::string_view a, absl::string_view b);

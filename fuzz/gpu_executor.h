@@ -172,7 +172,7 @@ class GpuExecutor final : public Executor {
 
   BatchShape PreferredBatch() const;
   // One line naming the device, e.g. "llvmpipe (...) [cpu, lavapipe, ...]".
-  std::string DeviceDescription() const;
+  std::string DeviceDescription() const override;
   const vk::PhysicalDeviceInfo& device_info() const { return device_.info(); }
   // The precise build (Execute, candidate evaluation, and fuzzing batches
   // unless signature mode is on).

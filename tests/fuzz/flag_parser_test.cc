@@ -224,12 +224,26 @@ TEST(FlagParserTest, HelpListsEveryFlagWithItsDefault) {
   EXPECT_THAT(help, HasSubstr(" -error_exitcode      77 "));
   EXPECT_THAT(help, HasSubstr(" -help                0 "));
   EXPECT_THAT(help, HasSubstr(" -target              \"\" "));
-  for (const char* name :
-       {"target", "max_len", "max_total_time", "seed", "dict",
-        "artifact_prefix", "exact_artifact_path", "print_final_stats",
-        "timeout_exitcode", "timeout", "device", "ignore_remaining_args",
-        "verbosity", "report_interval", "validation", "telemetry_out",
-        "dump_buffers", "batch_slots", "slot_execs"}) {
+  for (const char* name : {"target",
+                           "max_len",
+                           "max_total_time",
+                           "seed",
+                           "dict",
+                           "artifact_prefix",
+                           "exact_artifact_path",
+                           "print_final_stats",
+                           "timeout_exitcode",
+                           "timeout",
+                           "device",
+                           "ignore_remaining_args",
+                           "verbosity",
+                           "report_interval",
+                           "validation",
+                           "telemetry_out",
+                           "dump_buffers",
+                           "report",
+                           "batch_slots",
+                           "slot_execs"}) {
     EXPECT_THAT(help, HasSubstr(std::string(" -") + name + " ")) << name;
   }
   EXPECT_THAT(help, HasSubstr("libFuzzer's other flags are accepted and "
