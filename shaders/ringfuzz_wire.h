@@ -145,12 +145,12 @@
 // operand a, operand b, and RF_CMP_CHECK_OF(a, b). The three are plain
 // stores, so executions recording into one entry at once may leave words of
 // different executions there; the host keeps an entry only if its check
-// word is the check of its operands. The check is a bijection of
-// a * RF_CMP_CHECK_MUL ^ b, which is one-to-one in a for a fixed b and in b
-// for a fixed a: an entry mixing two executions (two of its words from one,
-// the third from another that stored a different value there) always fails
-// it; one mixing three executions passes with probability 2^-32. An entry
-// never written (all zeros) fails it too.
+// word is the check of its operands. The check, a * RF_CMP_CHECK_MUL ^ b ^
+// RF_CMP_CHECK_SALT, is one-to-one in a for a fixed b and in b for a fixed
+// a: an entry mixing two executions (two of its words from one, the third
+// from another that stored a different value there) always fails it; one
+// mixing three executions passes only by coincidence. An entry never
+// written (all zeros) fails it too (the salt).
 #define RF_CMP_ENTRIES 1024u
 #define RF_CMP_ENTRY_WORDS 3u
 #define RF_CMP_A 0u
@@ -158,11 +158,13 @@
 #define RF_CMP_CHECK 2u
 #define RF_CMP_CHECK_MUL 0x9E3779B1u
 #define RF_CMP_CHECK_SALT 0x5BD1E995u
-// One xorshift-multiply round (a bijection of 32-bit words).
-#define RF_CMP_CHECK_ROUND(h) (((h) ^ ((h) >> 16u)) * 0x85EBCA6Bu)
+// One multiply (odd, so a bijection) and two xors, kept cheap because the
+// megakernel inlines it at every compare site: an entry mixed from two
+// executions i and j fails it unless its a and b are one execution's pair
+// (a_i * M ^ b_j = a_i * M ^ b_i only if b_j = b_i; = a_j * M ^ b_j only if
+// a_i = a_j). A mix of three executions passes only by coincidence.
 #define RF_CMP_CHECK_OF(a, b) \
-  RF_CMP_CHECK_ROUND(         \
-      RF_CMP_CHECK_ROUND(((a)*RF_CMP_CHECK_MUL) ^ (b) ^ RF_CMP_CHECK_SALT))
+  (((a)*RF_CMP_CHECK_MUL) ^ (b) ^ RF_CMP_CHECK_SALT)
 #define RF_RES_CMP (RF_RES_SEEN + RF_SEEN_WORDS)
 // Fault-seen table: one bit per hashed (kind, code, location) of a fault, so
 // that a bug hit by many invocations (-keep_going) is queued once, not once

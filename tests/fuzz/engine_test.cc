@@ -53,6 +53,9 @@ Config TestConfig() {
   config.batch_slots = 16;
   config.slot_execs = 64;
   config.runs = 2000000;
+  // Artifacts of tests that do not look at them go to the test temp dir,
+  // never into the directory the tests run from.
+  config.artifact_prefix = ::testing::TempDir();
   return config;
 }
 
