@@ -11,8 +11,7 @@ RoundSizer::RoundSizer(absl::Duration target, uint32_t floor, uint32_t ceiling)
 
 uint32_t RoundSizer::ExecsPerSlot(uint32_t slots, bool urgent) {
   uint64_t execs = batch_execs_;
-  if (probe_due_ && urgent &&
-      (separated_ || deferrals_ < kMaxProbeDeferrals)) {
+  if (probe_due_ && urgent && (separated_ || deferrals_ < kMaxProbeDeferrals)) {
     ++deferrals_;
     execs = urgent_execs_;
   } else if (probe_due_) {

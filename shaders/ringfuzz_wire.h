@@ -163,8 +163,7 @@
 // executions i and j fails it unless its a and b are one execution's pair
 // (a_i * M ^ b_j = a_i * M ^ b_i only if b_j = b_i; = a_j * M ^ b_j only if
 // a_i = a_j). A mix of three executions passes only by coincidence.
-#define RF_CMP_CHECK_OF(a, b) \
-  (((a)*RF_CMP_CHECK_MUL) ^ (b) ^ RF_CMP_CHECK_SALT)
+#define RF_CMP_CHECK_OF(a, b) (((a)*RF_CMP_CHECK_MUL) ^ (b) ^ RF_CMP_CHECK_SALT)
 #define RF_RES_CMP (RF_RES_SEEN + RF_SEEN_WORDS)
 // Fault-seen table: one bit per hashed (kind, code, location) of a fault, so
 // that a bug hit by many invocations (-keep_going) is queued once, not once
