@@ -176,11 +176,11 @@ void PrintHeader(const Find& find, int pid, std::ostream& out) {
 
 }  // namespace
 
-bool ReportBug(const BugReportRequest& request, const WorkDir& work_dir,
-               std::ostream& out) {
+BugReportResult ReportBug(const BugReportRequest& request,
+                          const WorkDir& work_dir, std::ostream& out) {
   const Find& find = *request.find;
   PrintHeader(find, request.pid, out);
-  if (!request.save_artifact) return true;
+  if (!request.save_artifact) return {/*preserved=*/true, ""};
 
   std::string base = request.base_sha1.empty() ? std::string(kSha1HexChars, '0')
                                                : request.base_sha1;
@@ -198,7 +198,7 @@ bool ReportBug(const BugReportRequest& request, const WorkDir& work_dir,
     if (find.data.size() <= kMaxUnitSizeToPrint) {
       out << "Base64: " << Base64(find.data) << "\n";
     }
-    return true;
+    return {/*preserved=*/true, path};
   }
   out << "ERROR: the artifact could not be written: " << written.message()
       << "\n"
@@ -208,7 +208,7 @@ bool ReportBug(const BugReportRequest& request, const WorkDir& work_dir,
       << sha1 << "\n"
       << "Hex: " << PlainHex(find.data) << "\n"
       << "Base64: " << Base64(find.data) << "\n";
-  return false;
+  return {/*preserved=*/false, ""};
 }
 
 }  // namespace ringfuzz

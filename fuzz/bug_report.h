@@ -64,12 +64,20 @@ struct BugReportRequest {
   bool save_artifact = true;  // false when running given files
 };
 
+// What ReportBug did: `preserved` iff the input is kept (the artifact was
+// written, or none was requested); `artifact` is the file written ("" when
+// none was).
+struct BugReportResult {
+  bool preserved = false;
+  std::string artifact;
+  explicit operator bool() const { return preserved; }
+};
+
 // Prints the report for `request` to `out` and, if requested, writes the
-// artifact through `work_dir` (WriteFileAtomically). Returns true iff the
-// input is preserved: the artifact was written, or none was requested. On a
-// write failure it prints the error and the whole input as hex and Base64.
-bool ReportBug(const BugReportRequest& request, const WorkDir& work_dir,
-               std::ostream& out);
+// artifact through `work_dir` (WriteFileAtomically). On a write failure it
+// prints the error and the whole input as hex and Base64.
+BugReportResult ReportBug(const BugReportRequest& request,
+                          const WorkDir& work_dir, std::ostream& out);
 
 }  // namespace ringfuzz
 

@@ -583,20 +583,23 @@ absl::StatusOr<BatchBudget> Engine::NextBudget(const BatchBudget& configured,
                                                uint64_t in_flight_requested) {
   // The steering sets the geometry (slots, its own mutants per slot,
   // workgroups); rounds sized by time only ever lower the mutants per slot
-  // below the steering's.
+  // below the steering's, and the slots when even the floor per slot would
+  // make the round too long (unless -batch_slots fixed them).
   BatchBudget budget = configured;
   if (absl::Status s = steering.ShapeBudget(budget); !s.ok()) return s;
   if (sizer_) {
     // A batch that gives new entries their first mutants ends their
     // feedback latency: it is kept short.
+    const RoundSizer::Shape shape = sizer_->Next(budget.slots, !fresh_.empty());
     budget.execs_per_slot =
-        std::min(budget.execs_per_slot,
-                 sizer_->ExecsPerSlot(budget.slots, !fresh_.empty()));
+        std::min(budget.execs_per_slot, shape.execs_per_slot);
+    if (config_.adaptive_slots) budget.slots = shape.slots;
   }
   if (config_.runs >= 0) {
     budget.remaining_runs = config_.runs - total_execs_ - in_flight_requested;
   }
   last_execs_per_slot_ = budget.execs_per_slot;
+  last_slots_ = budget.slots;
   return budget;
 }
 
@@ -734,8 +737,8 @@ void Engine::FlushNewUnits(bool wait) {
     if (!writer_) writer_ = std::make_unique<AsyncWriter>();
     const CorpusEntry& entry = corpus_.entry(unit.index);
     writer_->Write(work_dir_.CorpusFilePath(entry.sha1), entry.data,
-                   units_queued_++);
-    units_writing_.push_back(std::move(unit));
+                   units_queued_);
+    units_writing_.emplace_back(units_queued_++, std::move(unit));
   }
   new_units_waiting_.clear();
   if (writer_) {
@@ -745,9 +748,14 @@ void Engine::FlushNewUnits(bool wait) {
 
 void Engine::ReportWrittenUnits(std::vector<AsyncWriter::Written> written) {
   for (const AsyncWriter::Written& file : written) {
-    // One writer thread, first in first out: `file` is the oldest unit.
-    const NewUnit unit = std::move(units_writing_.front());
-    units_writing_.pop_front();
+    // The writer finishes files in the order they were queued, so `file`
+    // is the oldest unit; found by its tag all the same.
+    auto it = std::find_if(
+        units_writing_.begin(), units_writing_.end(),
+        [&](const auto& queued) { return queued.first == file.tag; });
+    if (it == units_writing_.end()) continue;  // not queued by this engine
+    const NewUnit unit = std::move(it->second);
+    units_writing_.erase(it);
     const CorpusEntry& entry = corpus_.entry(unit.index);
     if (file.status.ok()) {
       if (Verbose(2)) {
@@ -878,12 +886,9 @@ void Engine::ReportBugAndContinue(const Find& find, std::string base_sha1) {
   request.mutations = find.mutations;
   request.base_sha1 = base_sha1;
   request.save_artifact = true;
-  const bool saved = ReportBug(request, work_dir_, out_);
+  const BugReportResult reported = ReportBug(request, work_dir_, out_);
   PrintProvenance(find, base_sha1);
-  RecordBugInReport(find, saved
-                              ? work_dir_.ArtifactPath(ArtifactKind(find.kind),
-                                                       Sha1Hex(find.data))
-                              : "");
+  RecordBugInReport(find, reported.artifact);
   if (bug_exit_code_ == 0) {
     bug_exit_code_ = static_cast<int>(find.kind == Find::Kind::kTimeout
                                           ? config_.timeout_exitcode
@@ -927,12 +932,9 @@ int Engine::ReportBugAndExit(const Find& find, std::vector<uint32_t> opcodes,
   request.base_sha1 = base_sha1;
   request.save_artifact = save_artifact;
   // Prints the input if not saved.
-  const bool saved = ReportBug(request, work_dir_, out_) && save_artifact;
+  const BugReportResult reported = ReportBug(request, work_dir_, out_);
   if (fuzzing) PrintProvenance(find, base_sha1);
-  RecordBugInReport(find, saved
-                              ? work_dir_.ArtifactPath(ArtifactKind(find.kind),
-                                                       Sha1Hex(find.data))
-                              : "");
+  RecordBugInReport(find, reported.artifact);
   PrintUnsavedSummary();
   PrintFinalStats();
   return static_cast<int>(find.kind == Find::Kind::kTimeout
@@ -1116,9 +1118,10 @@ void Engine::PrintFeedbackSummary() {
   if (sizer_) {
     out_ << "INFO: rounds sized for " << absl::FormatDuration(sizer_->target())
          << " (-round_ms): the last batch ran "
-         << absl::FormatDuration(last_batch_time_) << " with "
-         << last_execs_per_slot_ << " mutants per slot (" << sizer_->floor()
-         << ".." << sizer_->ceiling() << "); fixed cost of a round about "
+         << absl::FormatDuration(last_batch_time_) << " with " << last_slots_
+         << " slots of " << last_execs_per_slot_ << " mutants ("
+         << sizer_->floor() << ".." << sizer_->ceiling()
+         << "); fixed cost of a round about "
          << absl::FormatDuration(
                 absl::Trunc(sizer_->fixed_cost(), absl::Microseconds(10)))
          << "\n";

@@ -57,6 +57,7 @@
 #include <ostream>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -321,9 +322,9 @@ class Engine {
   std::vector<NewUnit> new_units_waiting_;
   // Prints the NEW line of `unit`.
   void PrintNewUnit(const NewUnit& unit);
-  // Inputs queued on writer_, oldest first (their tags count up; units_queued_
-  // is the next).
-  std::deque<NewUnit> units_writing_;
+  // Inputs queued on writer_ and not yet reported, oldest first, by the tag
+  // they were queued with (tags count up; units_queued_ is the next).
+  std::deque<std::pair<uint64_t, NewUnit>> units_writing_;
   uint64_t units_queued_ = 0;
   // Writes the corpus directory's new files off the fuzzing loop's thread;
   // made with the first input to write.
@@ -352,6 +353,7 @@ class Engine {
   uint64_t rounds_ = 0;      // batches run
   std::optional<RoundSizer> sizer_;
   uint32_t last_execs_per_slot_ = 0;  // of the last batch
+  uint32_t last_slots_ = 0;           // of the last batch
   absl::Duration last_batch_time_;    // of the last batch
 };
 

@@ -756,7 +756,8 @@ absl::StatusOr<BatchResult> GpuExecutor::RunBatch(
   const absl::Duration device_before = device_time_;
   // CMP items draw from their parent's own patches: inputs added since the
   // last batch are logged before any item runs.
-  if (absl::Status s = LogNewInputs(result); !s.ok()) return s;
+  std::vector<Find> candidates;  // length trials, then signature finds
+  if (absl::Status s = LogNewInputs(candidates); !s.ok()) return s;
   // With a havoc-only build, its items run first (in their order), then the
   // others on the full build: each dispatch runs one build.
   std::vector<WorkItem> ordered;
@@ -798,7 +799,6 @@ absl::StatusOr<BatchResult> GpuExecutor::RunBatch(
     std::copy(partitions.begin(), partitions.end(),
               control_.words() + RF_CTRL_PRIORITY_PARTITIONS);
     MarkPublished(count);
-    std::vector<Find> candidates;
     steered_ = observer_;
     stoppable_ = true;
     absl::Status drained =
@@ -807,13 +807,14 @@ absl::StatusOr<BatchResult> GpuExecutor::RunBatch(
     steered_ = nullptr;
     if (!drained.ok()) return drained;
     CollectCosts(count, result);
-    // Read before the calibration's own dispatches reset it.
-    const bool stopped = control_.words()[RF_RES_STOP] != 0 || host_stopped_;
-    if (!candidates.empty()) {
-      if (absl::Status s = Calibrate(candidates, result); !s.ok()) return s;
-    }
-    if (stopped) break;
+    if (control_.words()[RF_RES_STOP] != 0 || host_stopped_) break;
     first += count;
+  }
+  // The length trials and the candidates of all the batch's dispatches,
+  // evaluated in one: on lavapipe each dispatch of the precise build costs
+  // milliseconds of fixed work, however few its inputs.
+  if (!candidates.empty()) {
+    if (absl::Status s = Calibrate(candidates, result); !s.ok()) return s;
   }
   result.device_time = device_time_ - device_before;
   return result;
@@ -853,9 +854,8 @@ std::vector<WorkItem> GpuExecutor::InputRuns(uint32_t opcode, uint32_t first,
   return items;
 }
 
-absl::Status GpuExecutor::LogNewInputs(BatchResult& result) {
+absl::Status GpuExecutor::LogNewInputs(std::vector<Find>& resized) {
   steered_ = nullptr;
-  std::vector<Find> resized;  // length-to-state trials
   while (logged_inputs_ < inputs_.size()) {
     const uint32_t first = logged_inputs_;
     const uint32_t n = static_cast<uint32_t>(
@@ -873,8 +873,7 @@ absl::Status GpuExecutor::LogNewInputs(BatchResult& result) {
     if (absl::Status s = UploadPatches(first); !s.ok()) return s;
     logged_inputs_ = first + n;
   }
-  if (resized.empty()) return absl::OkStatus();
-  return Calibrate(resized, result);
+  return absl::OkStatus();
 }
 
 void GpuExecutor::DeriveFromLogs(uint32_t first, uint32_t n,

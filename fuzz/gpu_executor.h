@@ -65,7 +65,7 @@ struct GpuExecutorOptions {
   MutationEngine mutation_engine = MutationEngine::kAuto;
   // Coherence groups of the flat engine (MegakernelOptions::coherent_lanes:
   // 1, 2 or 4 lanes that take each havoc step at the same position).
-  // 4 matches lavapipe's default SIMD width (lavapipe_simd_bits 128).
+  // 4: half of lavapipe's 8 lanes at its default width, all of them at 128.
   uint32_t coherent_lanes = 4;
   // On CPU devices in signature mode, HAVOC, TRIM and REPLAY slots run on a
   // third build without the DICT, SPLICE and CMP code
@@ -78,13 +78,14 @@ struct GpuExecutorOptions {
   // lavapipe's SIMD width in bits (its LP_NATIVE_VECTOR_WIDTH: 4 lanes at
   // 128, 8 at 256), set for the process before lavapipe first starts unless
   // the environment already names one; 0 leaves lavapipe's choice (the
-  // widest the CPU has). See fuzz/lavapipe_env.h, which also gives each
-  // width its own shader cache. 20 s campaigns, 4 lanes against 8
-  // (docs/perf.md): bytecode_vm 1.7x, lz_block 0.97x, magic_checksum
-  // 0.68x, tlv 0.73x. A loop runs as long as the longest of its lanes, so
-  // an interpreter's divergent lanes cost less at 4; straight-line work
-  // costs less at 8. 4 is the default because it gives the best worst case.
-  uint32_t lavapipe_simd_bits = 128;
+  // widest the CPU has, up to 256). See fuzz/lavapipe_env.h, which also
+  // gives each width its own shader cache. A loop runs as long as the
+  // longest of its lanes, so an interpreter's divergent lanes cost less at
+  // 4, straight-line work less at 8. 0 because 8 lanes ran every bundled
+  // target faster on an AVX2 processor without AVX-512, 10 s campaigns
+  // side by side (docs/perf.md, 2026-12-02): bytecode_vm 1.13x, lz_block
+  // 1.13x, magic_checksum 1.17-1.22x, tlv 1.36-1.74x.
+  uint32_t lavapipe_simd_bits = 0;
   // Where the buffers that the host reads every round live: the ring, the
   // find queue and the compare logs (the maps, the corpus and the patches
   // stay in device memory). kAuto: host (cached system memory) on GPUs,
@@ -364,10 +365,10 @@ class GpuExecutor final : public Executor {
   // precise build with its comparisons logged (RF_OP_CMPLOG), and stores
   // the input-to-state patches derived from each input's own log in the
   // patch buffer; then runs each input resized to the lengths its log
-  // suggests (fuzz/length_to_state.h) and appends what they found to
-  // `result`, as CMP mutants of that input. Executions are not counted
-  // (as calibration's).
-  absl::Status LogNewInputs(BatchResult& result);
+  // suggests (fuzz/length_to_state.h): appends them to `trials`, as CMP
+  // mutants of that input, for the caller to Calibrate (with the batch's
+  // other candidates, in one dispatch).
+  absl::Status LogNewInputs(std::vector<Find>& trials);
   // Derives the patches and length trials of corpus inputs [first, first +
   // n) from compare-log entries 0 .. n-1 (appending to patch_index_,
   // patch_data_ and `trials`); the patch buffer is not touched.

@@ -1,6 +1,7 @@
-// Escaping text for an HTML page (or inline SVG) that ringfuzz writes:
-// every string that came from outside the page's own code (target paths,
-// flags, function names, artifact names) goes through HtmlEscape.
+// Escaping text for an HTML page (or inline SVG) or an XML file (JUnit)
+// that ringfuzz writes: every string that came from outside the file's own
+// code (target paths, flags, function names, artifact names) goes through
+// HtmlEscape. Its output is also well-formed XML 1.0 text.
 #ifndef RINGFUZZ_FUZZ_REPORT_HTML_ESCAPE_H_
 #define RINGFUZZ_FUZZ_REPORT_HTML_ESCAPE_H_
 

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "fuzz/report/html_escape.h"
 
 namespace ringfuzz {
 namespace {
@@ -21,37 +22,6 @@ struct TestCase {
 };
 
 }  // namespace
-
-std::string XmlEscape(absl::string_view text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' &&
-            c != '\r') {
-          out += '?';
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out;
-}
 
 std::string JunitXml(const CiResult& result) {
   std::vector<TestCase> cases;
@@ -108,13 +78,13 @@ std::string JunitXml(const CiResult& result) {
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites "
       "name=\"ringfuzz\" ",
       counts, ">\n  <testsuite name=\"",
-      XmlEscape(absl::StrCat("ringfuzz ci ", result.target)), "\" ", counts,
+      HtmlEscape(absl::StrCat("ringfuzz ci ", result.target)), "\" ", counts,
       ">\n");
   for (const TestCase& test : cases) {
     absl::StrAppendFormat(&xml,
                           "    <testcase classname=\"%s\" name=\"%s\" "
                           "time=\"%.3f\"",
-                          XmlEscape(test.classname), XmlEscape(test.name),
+                          HtmlEscape(test.classname), HtmlEscape(test.name),
                           test.seconds);
     if (!test.skipped && !test.failed) {
       xml += "/>\n";
@@ -123,13 +93,13 @@ std::string JunitXml(const CiResult& result) {
     xml += ">\n";
     if (test.skipped) {
       absl::StrAppend(&xml, "      <skipped message=\"",
-                      XmlEscape(test.skip_message), "\"/>\n");
+                      HtmlEscape(test.skip_message), "\"/>\n");
     }
     if (test.failed) {
       absl::StrAppend(&xml, "      <failure type=\"",
-                      XmlEscape(test.failure_type), "\" message=\"",
-                      XmlEscape(test.failure_message), "\">",
-                      XmlEscape(test.failure_text), "</failure>\n");
+                      HtmlEscape(test.failure_type), "\" message=\"",
+                      HtmlEscape(test.failure_message), "\">",
+                      HtmlEscape(test.failure_text), "</failure>\n");
     }
     xml += "    </testcase>\n";
   }

@@ -72,9 +72,11 @@ TEST(BugReportTest, GoldenReportWithArtifact) {
   request.opcodes = {RF_OP_HAVOC};
   request.base_sha1 = std::string(40, 'a');
   std::ostringstream out;
-  EXPECT_TRUE(ReportBug(request, work_dir, out));
+  const BugReportResult reported = ReportBug(request, work_dir, out);
+  EXPECT_TRUE(reported.preserved);
   std::string sha1 = Sha1Hex(find.data);
   std::string path = dir.path() + "/crash-" + sha1;
+  EXPECT_EQ(reported.artifact, path);
   EXPECT_EQ(out.str(),
             "==1234== ERROR: libFuzzer: deadly signal\n"
             "ringfuzz: fz_crash(code=7) in fz_target\n"
