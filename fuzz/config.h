@@ -38,10 +38,6 @@ struct Config {
   // know; false (fixed batches) for configs built any other way, e.g. in
   // tests.
   bool adaptive_rounds = false;
-  // Not a flag: true iff sized rounds may also use fewer ring slots than
-  // batch_slots (RoundSizer::Next) because the user left -batch_slots
-  // automatic. Set by the executor factory, like adaptive_rounds.
-  bool adaptive_slots = false;
 };
 
 }  // namespace ringfuzz

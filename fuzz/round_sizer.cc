@@ -9,45 +9,23 @@ RoundSizer::RoundSizer(absl::Duration target, uint32_t floor, uint32_t ceiling)
       floor_(std::clamp<uint32_t>(floor, 1, std::max<uint32_t>(ceiling, 1))),
       ceiling_(std::max<uint32_t>(ceiling, 1)) {}
 
-uint64_t RoundSizer::Aim(bool urgent) {
+uint32_t RoundSizer::ExecsPerSlot(uint32_t slots, bool urgent) {
+  uint64_t execs = batch_execs_;
   if (probe_due_ && urgent && (separated_ || deferrals_ < kMaxProbeDeferrals)) {
     ++deferrals_;
-    return urgent_execs_;
-  }
-  if (probe_due_) {
+    execs = urgent_execs_;
+  } else if (probe_due_) {
     probe_due_ = false;
     deferrals_ = 0;
-    return probe_execs_;
+    execs = probe_execs_;
+  } else if (urgent) {
+    execs = urgent_execs_;
   }
-  return urgent ? urgent_execs_ : batch_execs_;
-}
-
-uint32_t RoundSizer::ExecsPerSlot(uint32_t slots, bool urgent) {
-  const uint64_t execs = Aim(urgent);
   if (execs == 0) return floor_;
   const uint64_t n = std::max<uint32_t>(slots, 1);
   const uint64_t per_slot = (execs + n - 1) / n;
   return static_cast<uint32_t>(
       std::clamp<uint64_t>(per_slot, floor_, ceiling_));
-}
-
-RoundSizer::Shape RoundSizer::Next(uint32_t slots, bool urgent) {
-  const uint64_t execs = Aim(urgent);
-  Shape shape;
-  shape.slots = std::max<uint32_t>(slots, 1);
-  if (execs == 0) {
-    shape.execs_per_slot = floor_;
-    return shape;
-  }
-  if (execs < uint64_t{shape.slots} * floor_) {
-    const uint64_t fewest = std::max<uint32_t>(shape.slots / kMaxSlotShrink, 1);
-    shape.slots = static_cast<uint32_t>(
-        std::max<uint64_t>((execs + floor_ - 1) / floor_, fewest));
-  }
-  const uint64_t per_slot = (execs + shape.slots - 1) / shape.slots;
-  shape.execs_per_slot =
-      static_cast<uint32_t>(std::clamp<uint64_t>(per_slot, floor_, ceiling_));
-  return shape;
 }
 
 void RoundSizer::Fit() {

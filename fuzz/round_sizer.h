@@ -53,14 +53,6 @@ class RoundSizer {
   static constexpr double kUrgentShare = 0.5;
   // A probe waits for at most this many urgent batches.
   static constexpr uint32_t kMaxProbeDeferrals = 4;
-  // Next() uses at least 1/kMaxSlotShrink of the slots offered.
-  static constexpr uint32_t kMaxSlotShrink = 8;
-
-  // A batch's shape: how many ring slots, how many mutants in each.
-  struct Shape {
-    uint32_t slots = 1;
-    uint32_t execs_per_slot = 1;
-  };
 
   // `floor` is clamped to [1, ceiling] (ceiling >= 1); `target` > 0.
   RoundSizer(absl::Duration target, uint32_t floor, uint32_t ceiling);
@@ -75,14 +67,6 @@ class RoundSizer {
   // at most kMaxProbeDeferrals urgent ones, so that a run that finds
   // something in every batch still learns the fixed part.
   uint32_t ExecsPerSlot(uint32_t slots, bool urgent = false);
-  // The next batch's shape with at most `slots` (>= 1) items: as
-  // ExecsPerSlot, and when even `floor` mutants in every slot would run
-  // more executions than the batch aims at (a floor-bound round: the
-  // target's executions are slow, or the device wide), fewer slots:
-  // ceil(aim / floor), at least slots / kMaxSlotShrink (and 1). So a slow
-  // target's rounds, urgent ones above all, still take about their share
-  // of the target time instead of the floor's.
-  Shape Next(uint32_t slots, bool urgent = false);
   // Records that a batch ran `executions` in `elapsed`.
   void Observe(uint64_t executions, absl::Duration elapsed);
 
@@ -96,9 +80,6 @@ class RoundSizer {
  private:
   // Refits fixed_ and per_exec_ from the decayed sums.
   void Fit();
-  // Executions the next batch aims at (0: not measured yet, the floor),
-  // taking a due probe or deferring it (see ExecsPerSlot).
-  uint64_t Aim(bool urgent);
 
   absl::Duration target_;
   uint32_t floor_;

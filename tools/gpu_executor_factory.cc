@@ -70,7 +70,6 @@ absl::StatusOr<std::unique_ptr<Executor>> MakeGpuExecutor(Config& config,
   // device's preferred shape (fuzz/config.h); not when the run must be
   // reproducible, since time is not.
   config.adaptive_rounds = config.slot_execs == 0 && !config.reproducible;
-  config.adaptive_slots = config.adaptive_rounds && config.batch_slots == 0;
   if (config.reproducible && !gpu.device_info().is_cpu) {
     log << "WARNING: -reproducible=1 on a GPU: rounds have a fixed size, but "
            "which of two mutants reaching the same new coverage in one round "

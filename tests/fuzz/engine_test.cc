@@ -18,7 +18,6 @@
 #include "corpus/sha1.h"
 #include "fuzz/bug_report.h"
 #include "fuzz/interrupt.h"
-#include "fuzz/round_sizer.h"
 #include "fuzz/scheduler.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -1196,54 +1195,6 @@ TEST(EngineTest, AdaptiveRoundsKeepAMutantPerLane) {
       EXPECT_THAT(item.count, AnyOf(8u, 16u)) << b;  // a probe runs 16
     }
   }
-}
-
-// With Config::adaptive_slots (an automatic -batch_slots), a round that
-// would overshoot its target even at the floor (a mutant per lane) runs
-// fewer slots instead, at most RoundSizer::kMaxSlotShrink times fewer.
-TEST(EngineTest, AdaptiveSlotsShortenFloorBoundRounds) {
-  FakeClock clock;
-  DeviceSpeed speed;
-  speed.per_exec = absl::Microseconds(40);
-  speed.overhead = absl::Milliseconds(1);
-  TimedExecutor executor(NoBug(), clock, speed);
-  LaunchLimits limits;
-  limits.workgroup_size_x = 8;
-  limits.max_workgroup_size_x = 1024;
-  limits.max_workgroups_per_dimension = 65535;
-  limits.max_invocations_per_workgroup = 1024;
-  limits.ring_slots = 64;
-  limits.worker_groups = 64;
-  executor.set_limits(limits);
-  Config config = TestConfig();
-  config.adaptive_rounds = true;
-  config.adaptive_slots = true;
-  config.round_ms = 10;
-  config.batch_slots = 64;
-  config.slot_execs = 64;
-  config.runs = 100000;
-  config.verbosity = 0;
-  std::ostringstream out;
-  Engine engine(config, executor, out, clock);
-  ASSERT_EQ(engine.Run({}), 0) << out.str();
-  const auto& batches = executor.batches();
-  ASSERT_GT(batches.size(), 30u);
-  // 64 slots at the floor: 512 executions, 21.5 ms. Plain rounds aim at
-  // (10 - 1) ms / 40 us = 225 executions: 29 slots of 8; urgent ones at
-  // (5 - 1) ms / 40 us = 100: 13 slots; a probe at twice the executions
-  // of a plain round or of the last one, whichever is more.
-  size_t plain = 0;
-  for (size_t b = 12; b + 1 < batches.size(); ++b) {
-    const size_t slots = batches[b].size();
-    EXPECT_GE(slots, 64u / RoundSizer::kMaxSlotShrink) << b;
-    EXPECT_LT(slots, 64u) << b;
-    for (const WorkItem& item : batches[b]) EXPECT_EQ(item.count, 8u) << b;
-    if (!Urgent(batches[b]) && slots == 29u) {
-      EXPECT_LE(executor.durations()[b], absl::Microseconds(10300)) << b;
-      ++plain;
-    }
-  }
-  EXPECT_GT(plain, 0u);
 }
 
 // Without Config::adaptive_rounds (an explicit -slot_execs) the shape is

@@ -78,52 +78,5 @@ TEST(RoundSizerTest, ADueProbeRunsInTheFirstBatchThatIsNotUrgent) {
   EXPECT_NEAR(sizer.ExecsPerSlot(16), 563, 2);
 }
 
-// Runs batches shaped by Next(slots) for `batches` batches on a device
-// whose round of n executions takes 1 ms + n * `us_per_exec` us.
-void TrainShapes(RoundSizer& sizer, uint32_t slots, int batches,
-                 double us_per_exec) {
-  for (int i = 0; i < batches; ++i) {
-    const RoundSizer::Shape shape = sizer.Next(slots);
-    const uint64_t n = uint64_t{shape.slots} * shape.execs_per_slot;
-    sizer.Observe(n,
-                  absl::Milliseconds(1) +
-                      absl::Microseconds(static_cast<double>(n) * us_per_exec));
-  }
-}
-
-TEST(RoundSizerTest, RoundsThatAreNotFloorBoundKeepEverySlot) {
-  RoundSizer sizer(absl::Milliseconds(10), 4, 1 << 20);
-  TrainShapes(sizer, 16, 40, 1.0);
-  const RoundSizer::Shape shape = sizer.Next(16);
-  EXPECT_EQ(shape.slots, 16u);
-  EXPECT_NEAR(shape.execs_per_slot, 563, 2);  // (10 - 1) ms / 16 us
-}
-
-TEST(RoundSizerTest, FloorBoundRoundsUseFewerSlots) {
-  // 64 mutants per slot at least; 256 slots at the floor would run 16,384
-  // executions, 1 ms + 16.4 ms. The target, 10 ms, is 9,000 executions:
-  // 141 slots of 64; an urgent batch, 5 ms: 4,000, 63 slots.
-  RoundSizer sizer(absl::Milliseconds(10), 64, 1 << 20);
-  TrainShapes(sizer, 256, 40, 1.0);
-  EXPECT_NEAR(absl::ToDoubleMilliseconds(sizer.fixed_cost()), 1.0, 0.05);
-  RoundSizer::Shape plain = sizer.Next(256);
-  if (plain.slots > 200) plain = sizer.Next(256);  // that was a probe
-  EXPECT_NEAR(plain.slots, 141, 2);
-  EXPECT_EQ(plain.execs_per_slot, 64u);
-  const RoundSizer::Shape urgent = sizer.Next(256, /*urgent=*/true);
-  EXPECT_NEAR(urgent.slots, 63, 2);
-  EXPECT_EQ(urgent.execs_per_slot, 64u);
-}
-
-TEST(RoundSizerTest, SlotsShrinkAtMostKMaxSlotShrinkFold) {
-  // 1 ms + 1 ms per execution: even one slot at the floor (64 executions)
-  // overshoots 10 ms, so the batch keeps 256 / kMaxSlotShrink slots.
-  RoundSizer sizer(absl::Milliseconds(10), 64, 1 << 20);
-  TrainShapes(sizer, 256, 40, 1000.0);
-  const RoundSizer::Shape shape = sizer.Next(256, /*urgent=*/true);
-  EXPECT_EQ(shape.slots, 256u / RoundSizer::kMaxSlotShrink);
-  EXPECT_EQ(shape.execs_per_slot, 64u);
-}
-
 }  // namespace
 }  // namespace ringfuzz
