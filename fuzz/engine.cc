@@ -141,6 +141,22 @@ int Engine::Fuzz(const std::vector<std::string>& dirs) {
   FlushNewUnits();
   loop_end_ = clock_.Now();
   if (code) return *code;
+  if (!corpus_full_.ok()) {
+    return Fail(absl::Status(
+        corpus_full_.code(),
+        absl::StrCat(
+            corpus_full_.message(),
+            unfuzzed_.empty()
+                ? ""
+                : absl::StrCat(
+                      "; the ", unfuzzed_.size(),
+                      " new inputs found after it are "
+                      "saved",
+                      work_dir_.has_corpus_dir()
+                          ? absl::StrCat(" in ", work_dir_.corpus_dir())
+                          : "",
+                      " but were not fuzzed"))));
+  }
   if (Interrupted()) return ExitInterrupted();
 
   PrintStatus(StatusEvent::kDone);
@@ -547,6 +563,7 @@ absl::Status Engine::StartSteering() {
 }
 
 bool Engine::BudgetSpent(uint64_t in_flight_requested) {
+  if (!corpus_full_.ok()) return true;  // the batches in flight finish
   if (config_.runs >= 0 && total_execs_ + in_flight_requested >=
                                static_cast<uint64_t>(config_.runs)) {
     return true;
@@ -730,7 +747,17 @@ std::optional<int> Engine::HandleFinds(const BatchResult& result) {
                               parent ? corpus_.entry(*parent).sha1 : "",
                               /*save_artifact=*/true);
     }
+    if (!corpus_full_.ok()) {
+      KeepUnfuzzed(find.data);
+      continue;
+    }
     auto added = AddToCorpus(find.data, find.new_bits, parent);
+    if (!added.ok() &&
+        added.status().code() == absl::StatusCode::kResourceExhausted) {
+      corpus_full_ = added.status();
+      KeepUnfuzzed(find.data);
+      continue;
+    }
     if (!added.ok()) return Fail(added.status());
     if (!added->has_value()) continue;  // found twice in one batch
     ++new_units_;
@@ -745,7 +772,7 @@ std::optional<int> Engine::HandleFinds(const BatchResult& result) {
 
 std::optional<int> Engine::Reload(std::deque<Batch>& flights,
                                   uint64_t in_flight_requested) {
-  if (reloader_ == nullptr || StopRequested()) {
+  if (reloader_ == nullptr || !corpus_full_.ok() || StopRequested()) {
     return std::nullopt;
   }
   const std::vector<std::string> names = reloader_->Poll(clock_.Now());
@@ -786,6 +813,11 @@ std::optional<int> Engine::Reload(std::deque<Batch>& flights,
     }
     if (!new_bits) continue;
     auto entry = AddToCorpus(*data, *new_bits);
+    if (!entry.ok() &&
+        entry.status().code() == absl::StatusCode::kResourceExhausted) {
+      corpus_full_ = entry.status();  // the file is on disk already
+      break;
+    }
     if (!entry.ok()) return Fail(entry.status());
     if (!entry->has_value()) continue;
     fresh_.push_back(**entry);
@@ -801,6 +833,19 @@ std::optional<int> Engine::Reload(std::deque<Batch>& flights,
   }
   if (added > 0) PrintStatus(StatusEvent::kReload);
   return std::nullopt;
+}
+
+void Engine::KeepUnfuzzed(const Bytes& data) {
+  std::string sha1 = Sha1Hex(data);
+  if (corpus_.FindBySha1(sha1) || !unfuzzed_.insert(sha1).second) return;
+  if (!work_dir_.has_corpus_dir()) return;  // an in-memory corpus
+  const absl::Status written =
+      WriteFileAtomically(work_dir_.CorpusFilePath(sha1), data);
+  if (written.ok()) return;
+  CorpusEntry entry;
+  entry.data = data;
+  entry.sha1 = std::move(sha1);
+  SaveUnsaved(entry, written);
 }
 
 void Engine::FlushNewUnits(bool wait) {

@@ -63,14 +63,6 @@ Outcome RunOn(const Config& config, FakeExecutor& executor,
   return run;
 }
 
-size_t FilesIn(const std::string& dir) {
-  size_t n = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-    n += entry.is_regular_file();
-  }
-  return n;
-}
-
 TEST(EngineReloadTest, OtherProcessesFilesWithNewCoverageJoinTheCorpus) {
   TempDir dir;
   const Bytes deep = B("RINGFUZZ-RELO");  // 13 bytes of the magic
