@@ -564,9 +564,19 @@ absl::StatusOr<uint32_t> GpuExecutor::AddInput(ByteSpan input) {
       inputs_.pop_back();
       return s;
     }
-    const CorpusLayout grown = GrowCorpusLayout(
-        {corpus_capacity_, scratch_entries_, max_len_ / 4, corpus_data_words_},
-        uint64_t{index} + 1, corpus_cursor_ + words - DataStart());
+    const uint64_t needed = corpus_cursor_ + words - DataStart();
+    // Doubled, unless that passes the room left while the inputs alone
+    // would fit.
+    const uint64_t total = Memory().Total();
+    uint64_t room = device_.info().max_storage_buffer_range;
+    if (memory_bound_ != 0) {
+      room = std::min(room, memory_bound_ > total ? memory_bound_ - total : 0);
+    }
+    const CorpusLayout grown =
+        FitCorpusLayout(GrowCorpusLayout({corpus_capacity_, scratch_entries_,
+                                          max_len_ / 4, corpus_data_words_},
+                                         uint64_t{index} + 1, needed),
+                        needed, room);
     absl::Status s =
         grown.capacity > UINT32_MAX
             ? absl::ResourceExhaustedError("the corpus holds 2^32 inputs")

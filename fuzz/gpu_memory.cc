@@ -88,6 +88,18 @@ CorpusLayout GrowCorpusLayout(CorpusLayout layout, uint64_t inputs,
   return layout;
 }
 
+CorpusLayout FitCorpusLayout(CorpusLayout grown, uint64_t input_words,
+                             uint64_t max_bytes) {
+  if (CorpusBufferBytes(grown) <= max_bytes) return grown;
+  CorpusLayout without_data = grown;
+  without_data.data_words = 0;
+  const uint64_t fixed = CorpusBufferBytes(without_data);
+  if (fixed > max_bytes) return grown;
+  const uint64_t room = (max_bytes - fixed) / 4;
+  if (room >= input_words) grown.data_words = room;
+  return grown;
+}
+
 CorpusLayout CorpusLayoutAfter(uint64_t inputs, uint64_t words_each,
                                uint64_t scratch, uint64_t max_words) {
   CorpusLayout layout = InitialCorpusLayout(scratch, max_words);

@@ -22,7 +22,9 @@
 //                 input) in Q words
 // C, D, P and Q start at 1,024 / 17 * 1,024 (or 64 inputs of W + 1 words)
 // / 64 / 1,024 and each doubles when what it holds does not fit, so each
-// is less than twice what it holds (or its start). While a buffer grows, the
+// is less than twice what it holds (or its start); where a doubled corpus
+// buffer would not fit the room left (the bound, maxStorageBufferRange)
+// but its inputs would, D grows to what fits instead. While a buffer grows, the
 // old and the new one are held at once: a growth is allowed iff the total with
 // the new buffer added stays within the bound.
 #ifndef RINGFUZZ_FUZZ_GPU_MEMORY_H_
@@ -115,6 +117,14 @@ CorpusLayout InitialCorpusLayout(uint64_t scratch, uint64_t max_words);
 // doubling is not enough); `layout` itself if they fit.
 CorpusLayout GrowCorpusLayout(CorpusLayout layout, uint64_t inputs,
                               uint64_t input_words);
+
+// `grown` (a layout GrowCorpusLayout made for `input_words` words of
+// inputs) made to fit in `max_bytes` if it does not: its data shrunk to
+// what fits, as long as that still holds `input_words`; else `grown` as
+// it is. Doubling must not fail a corpus that fits the room left
+// (-gpu_memory_mb, maxStorageBufferRange).
+CorpusLayout FitCorpusLayout(CorpusLayout grown, uint64_t input_words,
+                             uint64_t max_bytes);
 
 // The layout after `inputs` inputs of `words_each` words (at most max_words)
 // were added one by one to the initial layout, as a campaign adds them:

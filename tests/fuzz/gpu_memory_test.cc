@@ -95,6 +95,20 @@ TEST(GpuMemoryTest, LayoutAfterIsWhatGrowingInputByInputGives) {
   }
 }
 
+TEST(GpuMemoryTest, DoublingPastTheRoomLeftFitsWhatStillFits) {
+  const CorpusLayout grown{/*capacity=*/1024, /*scratch=*/16,
+                           /*max_words=*/4, /*data_words=*/4000};
+  const uint64_t full = CorpusBufferBytes(grown);
+  // Room enough: unchanged.
+  EXPECT_EQ(FitCorpusLayout(grown, 2001, full).data_words, 4000u);
+  // Room for 3000 words of data: the data shrinks to that.
+  const CorpusLayout fitted = FitCorpusLayout(grown, 2001, full - 4000);
+  EXPECT_EQ(fitted.data_words, 3000u);
+  EXPECT_EQ(CorpusBufferBytes(fitted), full - 4000);
+  // Not even the inputs fit: as it was (the growth then fails).
+  EXPECT_EQ(FitCorpusLayout(grown, 3001, full - 4000).data_words, 4000u);
+}
+
 TEST(GpuMemoryTest, GrowCapacity) {
   EXPECT_EQ(GrowCapacity(64, 10, 64), 64u);
   EXPECT_EQ(GrowCapacity(64, 65, 64), 128u);
