@@ -11,7 +11,8 @@
 //   ring          S * (64 + 256) bytes           (per ring)
 //   find queue    F * (10 + W) * 4 bytes         (per queue)
 //   maps          156,928 bytes of control words and coverage maps, and
-//                 2 snapshots of 13,952 words with overlapped rounds
+//                 2 snapshots of kSnapshotWords (13,056 bytes each) with
+//                 overlapped rounds
 //   compare logs  L * 385 * 4 bytes
 //   dictionary    (tokens * 17 + 1) * 4 bytes
 //   corpus        (2 * (C + F) + F * W + D + W) * 4 bytes: an index entry

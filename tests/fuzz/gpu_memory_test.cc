@@ -18,6 +18,7 @@ TEST(GpuMemoryTest, FormulasOfTheFileComment) {
   EXPECT_EQ(RingBytes(256), 256u * (64 + 256));
   EXPECT_EQ(FindQueueBytes(4096, 16), 4096u * (10 + 16) * 4);
   EXPECT_EQ(ControlBytes(), 156928u);
+  EXPECT_EQ(SnapshotBytes(), 2u * 13056);
   EXPECT_EQ(CompareLogBytes(256), 256u * 385 * 4);
   EXPECT_EQ(DictionaryBytes(0), (17u + 1) * 4);
   EXPECT_EQ(DictionaryBytes(3), (3u * 17 + 1) * 4);
