@@ -368,7 +368,14 @@ int Campaign::Finish() {
       ClaimExactArtifact(log, report);
       out_ << "INFO: worker " << *bug_worker_ << " reported the bug ("
            << LogPath(*bug_worker_) << "):\n"
-           << report;
+           << (report.empty() ? "(no report in its log)\n" : report);
+      // Workers that found a bug of their own before they were stopped.
+      for (size_t i = 0; i < workers_.size(); ++i) {
+        if (i == *bug_worker_ || logs[i].artifact.empty()) continue;
+        out_ << "INFO: worker " << i << " also found a bug before it "
+             << "stopped; artifact " << logs[i].artifact << " (see "
+             << LogPath(i) << ")\n";
+      }
     }
   } else if (failed_worker_) {
     const size_t i = *failed_worker_;

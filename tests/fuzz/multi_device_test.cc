@@ -136,6 +136,19 @@ TEST_F(MultiDeviceTest, ABugStopsTheOthersAndIsReportedOnceWithItsArtifact) {
   EXPECT_THAT(c.log, HasSubstr("worker 1 found a bug (exit 77)"));
 }
 
+TEST_F(MultiDeviceTest, BugsOthersFoundWhileStoppingAreNamedNotReported) {
+  const std::string exact = dir_.Sub("the-crash");
+  const Campaign c =
+      Run("bug_both", {"-devices=0,1", "-target=t.fz",
+                       "-exact_artifact_path=" + exact, dir_.Sub("corpus")});
+  EXPECT_EQ(c.code, 77) << c.log;
+  EXPECT_EQ(Count(c.log, "ERROR: libFuzzer: deadly signal"), 1u) << c.log;
+  EXPECT_EQ(Count(c.log, "Test unit written to"), 1u) << c.log;
+  EXPECT_THAT(c.log, HasSubstr("worker 1 reported the bug"));
+  EXPECT_THAT(c.log, HasSubstr("INFO: worker 0 also found a bug before it "
+                               "stopped; artifact crash-of-0"));
+}
+
 TEST_F(MultiDeviceTest, InterruptIsPassedOnOnceAndEndsWithExit72) {
   std::thread interrupter([] {
     absl::SleepFor(absl::Milliseconds(500));

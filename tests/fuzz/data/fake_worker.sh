@@ -5,6 +5,7 @@
 #   done       prints a DONE status line and its stats, exits 0
 #   bug_on_1   worker on device 1 reports a crash (exit 77); others wait
 #   fail_on_1  worker on device 1 fails (ERROR line, exit 1); others wait
+#   bug_both   as bug_on_1, and the others report a bug when stopped
 #   wait       waits until SIGINT/SIGTERM, then exits 72 as ringfuzz does
 device=0 runs=-1 exact=""
 echo "ARGS: $*"
@@ -27,6 +28,12 @@ stats() {
   echo "stat::reloaded_units:           2"
 }
 stopped() {
+  if [ "$FAKE_WORKER_MODE" = bug_both ]; then
+    echo "==$$== ERROR: libFuzzer: deadly signal"
+    echo "artifact_prefix=''; Test unit written to crash-of-$device"
+    stats
+    exit 77
+  fi
   echo "==$$== libFuzzer: run interrupted; exiting"
   stats
   exit 72
@@ -39,7 +46,7 @@ case ${FAKE_WORKER_MODE}:$device in
     echo "#$runs	DONE   cov: $((device + 3)) ft: 9 corp: 2/10b exec/s: 10 rss: 1Mb"
     stats
     exit 0 ;;
-  bug_on_1:1)
+  bug_on_1:1 | bug_both:1)
     printf 'BUG' >"$exact"
     echo "==$$== ERROR: libFuzzer: deadly signal"
     echo "ringfuzz: fz_crash(code=7) in parse t.fz:3"
