@@ -40,7 +40,9 @@ void CorpusReloader::Forget(const std::string& name) { seen_.erase(name); }
 
 std::vector<std::string> CorpusReloader::Poll(absl::Duration now) {
   std::vector<std::string> fresh;
-  if (now - last_poll_ < interval_) return fresh;
+  if (now - last_poll_ < std::max(interval_, kListingFactor * listing_time_)) {
+    return fresh;
+  }
   last_poll_ = now;
   struct stat dir_stat;
   if (stat(dir_.c_str(), &dir_stat) != 0 || !S_ISDIR(dir_stat.st_mode)) {
@@ -72,6 +74,9 @@ std::vector<std::string> CorpusReloader::Poll(absl::Duration now) {
     fresh.push_back(std::move(name));
   }
   closedir(listing);
+  struct timespec ended;
+  clock_gettime(CLOCK_REALTIME, &ended);
+  listing_time_ = FromTimespec(ended) - FromTimespec(started);
   listed_ = true;
   mtime_ = dir_stat.st_mtim;
   listed_at_ = started;

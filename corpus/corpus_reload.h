@@ -47,7 +47,11 @@ class CorpusReloader {
   // kMtimeSlack after it (file systems keep coarse times, so a file renamed
   // in during a listing may leave the time unchanged). A directory that
   // cannot be listed (removed, no permission) yields nothing: the run goes
-  // on, and its writer reports the problem.
+  // on, and its writer reports the problem. A directory so large that
+  // listing it takes long is polled less often: the next poll is due
+  // kListingFactor times the last listing's (wall) time after it, if that
+  // is more than `interval`, so listings take at most about a tenth of the
+  // run's time however many files the directory holds.
   std::vector<std::string> Poll(absl::Duration now);
 
   // Directory listings so far (tests: the modification-time shortcut).
@@ -55,6 +59,7 @@ class CorpusReloader {
   const std::string& dir() const { return dir_; }
 
   static constexpr absl::Duration kMtimeSlack = absl::Seconds(2);
+  static constexpr int kListingFactor = 10;
 
  private:
   std::string dir_;
@@ -64,6 +69,7 @@ class CorpusReloader {
   struct timespec mtime_ = {};      // of the directory at the last listing
   struct timespec listed_at_ = {};  // wall time of the last listing
   uint64_t listings_ = 0;
+  absl::Duration listing_time_;  // of the last listing, wall time
   absl::flat_hash_set<std::string> seen_;
 };
 
