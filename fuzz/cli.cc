@@ -36,7 +36,8 @@ size_t AutomaticMaxLen(uint64_t largest_input) {
 }
 
 int RunCommandLine(absl::Span<const std::string> args,
-                   const ExecutorFactory& make_executor, std::ostream& out) {
+                   const ExecutorFactory& make_executor, std::ostream& out,
+                   const MultiDeviceRunner& run_multi) {
   absl::StatusOr<ParsedCommandLine> parsed = ParseCommandLine(args);
   if (!parsed.ok()) {
     out << "ERROR: " << parsed.status().message() << "\n";
@@ -52,6 +53,16 @@ int RunCommandLine(absl::Span<const std::string> args,
     out << "ERROR: -target=FILE is required: the target source file to fuzz "
            "or to run the inputs on (see 'ringfuzz -help=1')\n";
     return kErrorExit;
+  }
+  if (!config.devices.empty()) {
+    if (!run_multi) {
+      out << "ERROR: -devices is not supported by this program; run the "
+             "campaign with the ringfuzz command, or on one device with "
+             "-device=N\n";
+      return kErrorExit;
+    }
+    // The workers resolve -max_len themselves, as one process would.
+    return run_multi(args, config, parsed->positional, out);
   }
   if (config.max_len == 0) {
     config.max_len = static_cast<int64_t>(

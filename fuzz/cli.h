@@ -13,6 +13,7 @@
 #include <memory>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
@@ -27,6 +28,13 @@ namespace ringfuzz {
 // the executor must run inputs of that many bytes.
 using ExecutorFactory =
     std::function<absl::StatusOr<std::unique_ptr<Executor>>(Config& config)>;
+
+// Runs a campaign over several devices (-devices, fuzz/multi_device.h):
+// gets the whole command line, its parse and its positional arguments;
+// returns the exit code.
+using MultiDeviceRunner = std::function<int(
+    absl::Span<const std::string> args, const Config& config,
+    const std::vector<std::string>& positional, std::ostream& out)>;
 
 // Writes executor.Lines() to `path` as "<file>:<line> <0|1>" lines.
 absl::Status WriteCoverageReport(const Executor& executor,
@@ -45,9 +53,12 @@ size_t AutomaticMaxLen(uint64_t largest_input);
 // -cleanse_crash, -merge or -set_cover_merge: the corpus tool's instead,
 // fuzz/crash_minimize.h, fuzz/crash_cleanse.h, fuzz/merge.h), 0 after -help,
 // kErrorExit (1) for a bad command line or an executor that cannot be created
-// (printed as "ERROR: ..." to `out`).
+// (printed as "ERROR: ..." to `out`). With -devices the whole run is
+// `run_multi`'s (an error where there is none: the program cannot start
+// workers).
 int RunCommandLine(absl::Span<const std::string> args,
-                   const ExecutorFactory& make_executor, std::ostream& out);
+                   const ExecutorFactory& make_executor, std::ostream& out,
+                   const MultiDeviceRunner& run_multi = nullptr);
 
 }  // namespace ringfuzz
 

@@ -141,6 +141,22 @@ int Engine::Fuzz(const std::vector<std::string>& dirs) {
   FlushNewUnits();
   loop_end_ = clock_.Now();
   if (code) return *code;
+  if (!corpus_full_.ok()) {
+    return Fail(absl::Status(
+        corpus_full_.code(),
+        absl::StrCat(
+            corpus_full_.message(),
+            unfuzzed_.empty()
+                ? ""
+                : absl::StrCat(
+                      "; the ", unfuzzed_.size(),
+                      " new inputs found after it are "
+                      "saved",
+                      work_dir_.has_corpus_dir()
+                          ? absl::StrCat(" in ", work_dir_.corpus_dir())
+                          : "",
+                      " but were not fuzzed"))));
+  }
   if (Interrupted()) return ExitInterrupted();
 
   PrintStatus(StatusEvent::kDone);
@@ -211,6 +227,7 @@ std::optional<int> Engine::LoadSeeds(const std::vector<std::string>& dirs,
     }
     limit = std::min<size_t>(limit, static_cast<size_t>(config_.max_len));
   }
+  input_limit_ = limit;
   if (!dirs.empty()) {
     work_dir_ =
         WorkDir(dirs[0], config_.artifact_prefix, config_.exact_artifact_path);
@@ -219,6 +236,22 @@ std::optional<int> Engine::LoadSeeds(const std::vector<std::string>& dirs,
   absl::StatusOr<std::vector<CorpusFile>> files =
       LoadCorpusDirs(dirs, limit, &report);
   if (!files.ok()) return Fail(files.status());
+  if (!dirs.empty() && config_.reload > 0) {
+    reloader_ = std::make_unique<CorpusReloader>(dirs[0],
+                                                 absl::Seconds(config_.reload));
+    // What is there now ran as a seed; only files added later are reloaded.
+    const std::string top = JoinPath(dirs[0], "");
+    for (const CorpusFile& file : *files) {
+      if (file.dir_index != 0 || file.path.size() <= top.size() ||
+          file.path.compare(0, top.size(), top) != 0) {
+        continue;
+      }
+      std::string name = file.path.substr(top.size());
+      if (name.find('/') == std::string::npos) {
+        reloader_->MarkKnown(std::move(name));
+      }
+    }
+  }
   if (report.created_first_dir) {
     out_ << "INFO: created corpus directory " << dirs[0] << "\n";
   }
@@ -316,6 +349,7 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler) {
   uint64_t in_flight_requested = 0;
   int idle_batches = 0;
   while (true) {
+    if (auto code = Reload(flights, in_flight_requested)) return code;
     // The steering is replaced with the executor when the device is lost.
     Steering& steering = *steering_;
     while (flights.size() < depth && !BudgetSpent(in_flight_requested)) {
@@ -529,6 +563,7 @@ absl::Status Engine::StartSteering() {
 }
 
 bool Engine::BudgetSpent(uint64_t in_flight_requested) {
+  if (!corpus_full_.ok()) return true;  // the batches in flight finish
   if (config_.runs >= 0 && total_execs_ + in_flight_requested >=
                                static_cast<uint64_t>(config_.runs)) {
     return true;
@@ -716,7 +751,17 @@ std::optional<int> Engine::HandleFinds(const BatchResult& result) {
                               parent ? corpus_.entry(*parent).sha1 : "",
                               /*save_artifact=*/true);
     }
+    if (!corpus_full_.ok()) {
+      KeepUnfuzzed(find.data);
+      continue;
+    }
     auto added = AddToCorpus(find.data, find.new_bits, parent);
+    if (!added.ok() &&
+        added.status().code() == absl::StatusCode::kResourceExhausted) {
+      corpus_full_ = added.status();
+      KeepUnfuzzed(find.data);
+      continue;
+    }
     if (!added.ok()) return Fail(added.status());
     if (!added->has_value()) continue;  // found twice in one batch
     ++new_units_;
@@ -727,6 +772,84 @@ std::optional<int> Engine::HandleFinds(const BatchResult& result) {
     new_units_waiting_.push_back({**added, find.opcode, find.mutations});
   }
   return std::nullopt;
+}
+
+std::optional<int> Engine::Reload(std::deque<Batch>& flights,
+                                  uint64_t in_flight_requested) {
+  if (reloader_ == nullptr || !corpus_full_.ok() || StopRequested()) {
+    return std::nullopt;
+  }
+  const std::vector<std::string> names = reloader_->Poll(clock_.Now());
+  uint64_t ran = 0, added = 0;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (corpus_.FindBySha1(names[i])) continue;  // this process wrote it
+    const bool runs_spent =
+        config_.runs >= 0 && total_execs_ + in_flight_requested >=
+                                 static_cast<uint64_t>(config_.runs);
+    if (runs_spent || StopRequested()) {
+      // The rest waits: -runs stays exact (and a later run of this
+      // directory loads them anyway).
+      for (size_t j = i; j < names.size(); ++j) reloader_->Forget(names[j]);
+      break;
+    }
+    const std::string path = JoinPath(reloader_->dir(), names[i]);
+    // A file removed or unreadable meanwhile is its writer's business.
+    absl::StatusOr<Bytes> data = ReadFilePrefix(path, input_limit_ + 1);
+    if (!data.ok()) continue;
+    if (data->size() > input_limit_) data->resize(input_limit_);
+    if (corpus_.FindBySha1(Sha1Hex(*data))) continue;
+    absl::StatusOr<BatchResult> result = executor_->Execute(*data);
+    if (!result.ok()) {
+      for (size_t j = i; j < names.size(); ++j) reloader_->Forget(names[j]);
+      if (auto code = RecoverDevice(result.status(), flights)) return code;
+      break;
+    }
+    ++ran;
+    total_execs_ += result->executions;
+    std::optional<uint32_t> new_bits;
+    for (const Find& find : result->finds) {
+      if (IsBug(find.kind)) {
+        FlushNewUnits();
+        out_ << "INFO: " << path << " (from -reload) triggers a bug:\n";
+        return ReportBugAndExit(find, {}, "", /*save_artifact=*/true);
+      }
+      new_bits = std::max(new_bits.value_or(0), find.new_bits);
+    }
+    if (!new_bits) continue;
+    auto entry = AddToCorpus(*data, *new_bits);
+    if (!entry.ok() &&
+        entry.status().code() == absl::StatusCode::kResourceExhausted) {
+      corpus_full_ = entry.status();  // the file is on disk already
+      break;
+    }
+    if (!entry.ok()) return Fail(entry.status());
+    if (!entry->has_value()) continue;
+    fresh_.push_back(**entry);
+    ++added;
+    if (Verbose(2)) {
+      out_ << "Reloaded " << data->size() << " bytes from " << path << "\n";
+    }
+  }
+  reloaded_units_ += added;
+  if (Verbose(2) && ran > 0) {
+    out_ << "INFO: -reload: ran " << ran << " new files of " << reloader_->dir()
+         << ", " << added << " added to the corpus\n";
+  }
+  if (added > 0) PrintStatus(StatusEvent::kReload);
+  return std::nullopt;
+}
+
+void Engine::KeepUnfuzzed(const Bytes& data) {
+  std::string sha1 = Sha1Hex(data);
+  if (corpus_.FindBySha1(sha1) || !unfuzzed_.insert(sha1).second) return;
+  if (!work_dir_.has_corpus_dir()) return;  // an in-memory corpus
+  const absl::Status written =
+      WriteFileAtomically(work_dir_.CorpusFilePath(sha1), data);
+  if (written.ok()) return;
+  CorpusEntry entry;
+  entry.data = data;
+  entry.sha1 = std::move(sha1);
+  SaveUnsaved(entry, written);
 }
 
 void Engine::FlushNewUnits(bool wait) {
@@ -1000,6 +1123,7 @@ FinalStats Engine::CollectFinalStats() {
   stats.latency_p99_ms = CeilMilliseconds(latency_.Quantile(0.99));
   stats.device_busy_percent = BusyPercent(device_busy(), LoopTime());
   stats.mutators = MutatorStats();
+  stats.reloaded_units = reloaded_units_;
   return stats;
 }
 

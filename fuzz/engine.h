@@ -31,6 +31,18 @@
 //    executor counts them. NEW lines and bug reports name the mutators
 //    that made the input ("MS: 2 ChangeBit-EraseBytes-"), or its work kind
 //    when the executor does not say.
+//  * -reload=S (libFuzzer's, default 1): every S seconds between batches,
+//    the files that other processes put into the first corpus directory
+//    (CorpusReloader) run once each, as seeds do; those that add coverage
+//    join the corpus without being written again, and a "#N RELOAD" line
+//    follows. The workers of a multi-device campaign (fuzz/multi_device.h)
+//    share their finds this way. Their executions count towards -runs,
+//    which stays exact: files that do not fit what is left wait.
+//  * An executor that cannot take another corpus input for lack of memory
+//    (ResourceExhausted: -gpu_memory_mb, the device's limits) ends the
+//    run with exit 1 once the batches in flight are back; what they and
+//    the failing batch found is saved into the corpus directory, though
+//    not fuzzed, so nothing found is lost.
 //  * -report=DIR: a campaign's report (fuzz/report/report_writer.h),
 //    sampled about once a second from the fuzzing loop, rewritten every few
 //    seconds and once when the run ends, however it ends. Running files
@@ -61,12 +73,14 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "absl/types/span.h"
 #include "corpus/async_writer.h"
 #include "corpus/corpus.h"
+#include "corpus/corpus_reload.h"
 #include "corpus/work_dir.h"
 #include "fuzz/clock.h"
 #include "fuzz/config.h"
@@ -159,6 +173,17 @@ class Engine {
                                std::vector<Bytes>& seeds);
   std::optional<int> RunSeeds(const std::vector<Bytes>& seeds);
   std::optional<int> FuzzLoop(Scheduler& scheduler);
+  // -reload: runs the files other processes added to the corpus directory
+  // since the last poll (if one is due), adds those with new coverage to
+  // the corpus and prints a RELOAD line. `flights`: the batches in the air
+  // (a lost device resubmits them); `in_flight_requested`: their
+  // executions, which -runs counts as spent. Returns an exit code iff the
+  // run must end (a file triggers a bug, the device is gone).
+  std::optional<int> Reload(std::deque<Batch>& flights,
+                            uint64_t in_flight_requested);
+  // Keeps a new input that the corpus cannot take (corpus_full_): saved
+  // into the corpus directory (or where SaveUnsaved puts it), not fuzzed.
+  void KeepUnfuzzed(const Bytes& data);
   // A batch failed with `lost`: when it is a lost device (Unavailable) and
   // the engine can make executors, recreates the executor and the steering,
   // gives it the dictionary and the corpus (each input run once, so the
@@ -296,6 +321,16 @@ class Engine {
   WorkDir work_dir_;
   Corpus corpus_;
   bool have_dictionary_ = false;
+  size_t input_limit_ = 0;  // bytes of an input, from LoadSeeds
+  // -reload: watches the first corpus directory (null without one, or with
+  // -reload=0); the inputs it brought in so far.
+  std::unique_ptr<CorpusReloader> reloader_;
+  uint64_t reloaded_units_ = 0;
+  // Why the executor took no more corpus inputs (ResourceExhausted), once
+  // it refused one: no batch is planned after it, and finds are kept by
+  // KeepUnfuzzed. OK while the corpus can grow.
+  absl::Status corpus_full_;
+  absl::flat_hash_set<std::string> unfuzzed_;  // sha1s KeepUnfuzzed saved
   uint64_t total_execs_ = 0;
   uint64_t new_units_ = 0;
   // Per mutator id (RF_MUT_*): executions the executor counted (empty when

@@ -37,7 +37,7 @@ namespace {
 // (platform-facts.md); the batch's count is at most the sum of its lanes'
 // iterations, so each lane gets 1/subgroup of it, with a margin.
 constexpr uint32_t kLavapipeLoopLimit = 65535;
-constexpr uint32_t kLocalSize = 64;
+constexpr uint32_t kLocalSize = kWorkgroupLanes;
 
 uint32_t WordsFor(size_t bytes) {
   return static_cast<uint32_t>((bytes + 3) / 4);
@@ -117,12 +117,13 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
       (options.coverage_mode == GpuExecutorOptions::CoverageMode::kSignature ||
        (options.coverage_mode == GpuExecutorOptions::CoverageMode::kAuto &&
         info.is_cpu));
-  const uint32_t ring_slots = options.ring_slots != 0
-                                  ? options.ring_slots
-                                  : (info.is_cpu ? 256u : 4096u);
-  const uint32_t find_capacity = options.find_capacity != 0
-                                     ? options.find_capacity
-                                     : (info.is_cpu ? 4096u : 16384u);
+  const uint32_t ring_slots =
+      options.ring_slots != 0 ? options.ring_slots
+                              : (info.is_cpu ? kCpuRingSlots : kGpuRingSlots);
+  const uint32_t find_capacity =
+      options.find_capacity != 0
+          ? options.find_capacity
+          : (info.is_cpu ? kCpuFindCapacity : kGpuFindCapacity);
   const uint32_t max_words = precise->max_len / 4;
   using RingMemory = GpuExecutorOptions::RingMemory;
   const vk::Placement polled =
@@ -131,23 +132,23 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
           ? vk::Placement::kHost
           : vk::Placement::kDevice;
   absl::StatusOr<vk::Buffer> control =
-      vk::Buffer::Create(*device, uint64_t{RF_CTRL_WORDS} * 4);
+      vk::Buffer::Create(*device, ControlBytes());
   if (!control.ok()) return control.status();
   // The slots, then a word per slot and lane: where each lane of a slot
   // that ran out of loop budget goes on when the slot is claimed again
   // (rf_progress_word in megakernel_main.glsl).
-  absl::StatusOr<vk::Buffer> ring = vk::Buffer::Create(
-      *device, uint64_t{ring_slots} * (RF_SLOT_BYTES + kLocalSize * 4), polled);
+  absl::StatusOr<vk::Buffer> ring =
+      vk::Buffer::Create(*device, RingBytes(ring_slots), polled);
   if (!ring.ok()) return ring.status();
   absl::StatusOr<vk::Buffer> finds = vk::Buffer::Create(
-      *device, uint64_t{find_capacity} * RF_FIND_WORDS(max_words) * 4, polled);
+      *device, FindQueueBytes(find_capacity, max_words), polled);
   if (!finds.ok()) return finds.status();
   absl::StatusOr<vk::Buffer> dict =
-      vk::Buffer::Create(*device, (uint64_t{RF_DICT_ENTRY_WORDS} + 1) * 4);
+      vk::Buffer::Create(*device, DictionaryBytes(0));
   if (!dict.ok()) return dict.status();
-  const uint32_t log_capacity = info.is_cpu ? 256u : 1024u;
-  absl::StatusOr<vk::Buffer> cmplog = vk::Buffer::Create(
-      *device, uint64_t{log_capacity} * RF_CMPLOG_ENTRY_WORDS * 4, polled);
+  const uint32_t log_capacity = info.is_cpu ? kCpuCompareLogs : kGpuCompareLogs;
+  absl::StatusOr<vk::Buffer> cmplog =
+      vk::Buffer::Create(*device, CompareLogBytes(log_capacity), polled);
   if (!cmplog.ok()) return cmplog.status();
   using Overlap = GpuExecutorOptions::Overlap;
   const bool overlap =
@@ -157,7 +158,7 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
   if (overlap) {
     for (auto [buffer, bytes] :
          {std::pair{&ring2, ring->size()}, std::pair{&finds2, finds->size()},
-          std::pair{&snapshots, uint64_t{2} * kSnapshotWords * 4}}) {
+          std::pair{&snapshots, SnapshotBytes()}}) {
       absl::StatusOr<vk::Buffer> made =
           vk::Buffer::Create(*device, bytes, polled);
       if (!made.ok()) return made.status();
@@ -183,6 +184,25 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
   e.len_limit_ = options.max_len == 0
                      ? precise->max_len
                      : std::min(options.max_len, precise->max_len);
+  // The bound is checked before the slow part, the pipelines: the buffers
+  // made so far and the corpus and patch buffers to come.
+  const CorpusLayout corpus_start =
+      InitialCorpusLayout(find_capacity, max_words);
+  if (const uint64_t start =
+          e.Memory().Total() + CorpusBufferBytes(corpus_start) +
+          PatchBufferBytes(kInitialPatchInputs, kInitialPatchWords);
+      options.memory_bound != 0 && start > options.memory_bound) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "the executor's buffers need ", Mib(start), " at start (",
+        FormatGpuMemory(e.Memory(), 0, 0),
+        ", before the corpus and the patches), more than the bound of ",
+        Mib(options.memory_bound),
+        " (-gpu_memory_mb). Fix: raise -gpu_memory_mb, or lower -max_len "
+        "(each of the ",
+        find_capacity,
+        " find-queue entries and corpus scratch inputs holds "
+        "max_len bytes)"));
+  }
   // The signature build is compiled and turned into a pipeline on a second
   // thread while this one makes the precise build's pipeline: lavapipe
   // spends most of the start-up compiling each, one core per pipeline.
@@ -225,9 +245,9 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
   // rounds in flight, which stalls the device just when new entries wait
   // for their mutants. 1,024 entries of up to 64 bytes (or 64 of any
   // length); it doubles from there.
-  if (absl::Status s = e.RebuildCorpus(
-          kInitialCorpusEntries,
-          std::max<uint64_t>(64 * (max_words + 1), kInitialCorpusEntries * 17));
+  if (absl::Status s =
+          e.RebuildCorpus(static_cast<uint32_t>(corpus_start.capacity),
+                          corpus_start.data_words);
       !s.ok()) {
     return s;
   }
@@ -248,6 +268,8 @@ GpuExecutor::GpuExecutor(vk::Instance instance, vk::Device device,
       cmplog_(std::move(cmplog)),
       push_flags_(options.keep_going ? RF_PUSH_KEEP_GOING : 0u),
       dispatch_timeout_(options.dispatch_timeout) {
+  memory_bound_ = options.memory_bound;
+  memory_log_ = options.memory_log;
   lose_device_at_ = options.lose_device_at;
   const vk::PhysicalDeviceInfo& info = device_.info();
   const uint32_t subgroup = std::max<uint32_t>(info.subgroup_size, 1);
@@ -429,14 +451,30 @@ uint64_t GpuExecutor::DataStart() const {
 absl::Status GpuExecutor::RebuildCorpus(uint32_t capacity,
                                         uint64_t data_words) {
   const uint32_t old_capacity = corpus_capacity_;
-  corpus_capacity_ = capacity;
   // Trailing max_words of padding: the megakernel loads whole inputs of
   // max_words words, also past the end of the last (short) entry.
-  absl::StatusOr<vk::Buffer> buffer = vk::Buffer::Create(
-      device_, (DataStart() + data_words + max_len_ / 4) * 4);
+  const uint64_t bytes =
+      CorpusBufferBytes({capacity, scratch_entries_, max_len_ / 4, data_words});
+  if (absl::Status s = CheckGrowth(
+          absl::StrCat("the corpus buffer (for ", capacity, " inputs)"),
+          corpus_ != nullptr ? corpus_->size() : 0, bytes,
+          absl::StrCat("raise -gpu_memory_mb, lower -max_len (the corpus "
+                       "buffer holds ",
+                       scratch_entries_,
+                       " scratch inputs of max_len bytes), or fuzz a smaller "
+                       "corpus (-merge=1 into an empty directory keeps the "
+                       "inputs that add coverage)"));
+      !s.ok()) {
+    return s;
+  }
+  corpus_capacity_ = capacity;
+  absl::StatusOr<vk::Buffer> buffer = vk::Buffer::Create(device_, bytes);
   if (!buffer.ok()) {
     corpus_capacity_ = old_capacity;
-    return buffer.status();
+    return absl::Status(
+        buffer.status().code(),
+        absl::StrCat("cannot grow the corpus buffer to ", Mib(bytes), ": ",
+                     buffer.status().message()));
   }
   corpus_ = std::make_unique<vk::Buffer>(*std::move(buffer));
   corpus_data_words_ = data_words;
@@ -445,7 +483,61 @@ absl::Status GpuExecutor::RebuildCorpus(uint32_t capacity,
     WriteCorpusEntry(i, corpus_cursor_, inputs_[i]);
     corpus_cursor_ += WordsFor(inputs_[i].size());
   }
-  return BindAll();
+  if (absl::Status s = BindAll(); !s.ok()) return s;
+  if (old_capacity != 0) {
+    LogMemory(
+        absl::StrCat("the corpus buffer grew for ", inputs_.size(), " inputs"));
+  }
+  return absl::OkStatus();
+}
+
+GpuMemory GpuExecutor::Memory() const {
+  GpuMemory m;
+  auto size = [](const std::unique_ptr<vk::Buffer>& b) {
+    return b != nullptr ? b->size() : 0;
+  };
+  m.rings = ring_.size() + size(ring2_);
+  m.finds = finds_.size() + size(finds2_);
+  m.maps = control_.size() + size(snapshots_);
+  m.compare_logs = cmplog_.size();
+  m.dictionary = dict_.size();
+  m.corpus = size(corpus_);
+  m.patches = size(patches_);
+  return m;
+}
+
+std::string GpuExecutor::MemoryLine() const {
+  return FormatGpuMemory(Memory(), inputs_.size(), memory_bound_);
+}
+
+void GpuExecutor::LogMemory(const std::string& event) const {
+  if (memory_log_) {
+    memory_log_(absl::StrCat("INFO: ", MemoryLine(), " after ", event));
+  }
+}
+
+absl::Status GpuExecutor::CheckGrowth(const std::string& what,
+                                      uint64_t old_bytes, uint64_t new_bytes,
+                                      const std::string& fix) const {
+  const uint64_t range = device_.info().max_storage_buffer_range;
+  if (new_bytes > range) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat(what, " would need ", Mib(new_bytes),
+                     ", more than the largest "
+                     "storage buffer of ",
+                     device_.info().name, " (maxStorageBufferRange ",
+                     Mib(range), "). Fix: ", fix));
+  }
+  // Both are held while the new one is filled.
+  const uint64_t peak = Memory().Total() + new_bytes;
+  if (memory_bound_ != 0 && peak > memory_bound_) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("growing ", what, " from ", Mib(old_bytes), " to ",
+                     Mib(new_bytes), " would hold ", Mib(peak),
+                     " of GPU memory (", MemoryLine(), "), over the bound of ",
+                     Mib(memory_bound_), " (-gpu_memory_mb). Fix: ", fix));
+  }
+  return absl::OkStatus();
 }
 
 void GpuExecutor::WriteCorpusEntry(uint32_t index, uint64_t offset_words,
@@ -472,10 +564,24 @@ absl::StatusOr<uint32_t> GpuExecutor::AddInput(ByteSpan input) {
       inputs_.pop_back();
       return s;
     }
-    absl::Status s = RebuildCorpus(
-        std::max<uint32_t>(corpus_capacity_ * 2, index + 1),
-        std::max<uint64_t>(corpus_data_words_ * 2,
-                           corpus_cursor_ + words - DataStart() + 1));
+    const uint64_t needed = corpus_cursor_ + words - DataStart();
+    // Doubled, unless that passes the room left while the inputs alone
+    // would fit.
+    const uint64_t total = Memory().Total();
+    uint64_t room = device_.info().max_storage_buffer_range;
+    if (memory_bound_ != 0) {
+      room = std::min(room, memory_bound_ > total ? memory_bound_ - total : 0);
+    }
+    const CorpusLayout grown =
+        FitCorpusLayout(GrowCorpusLayout({corpus_capacity_, scratch_entries_,
+                                          max_len_ / 4, corpus_data_words_},
+                                         uint64_t{index} + 1, needed),
+                        needed, room);
+    absl::Status s =
+        grown.capacity > UINT32_MAX
+            ? absl::ResourceExhaustedError("the corpus holds 2^32 inputs")
+            : RebuildCorpus(static_cast<uint32_t>(grown.capacity),
+                            grown.data_words);
     if (!s.ok()) {
       inputs_.pop_back();
       return s;
@@ -499,8 +605,15 @@ absl::Status GpuExecutor::SetDictionary(const std::vector<Bytes>& tokens) {
   // reads a token's words in pairs.
   if (absl::Status s = CheckUsable(); !s.ok()) return s;
   if (absl::Status s = Quiesce(); !s.ok()) return s;
-  const uint64_t bytes =
-      (std::max<uint64_t>(tokens.size(), 1) * RF_DICT_ENTRY_WORDS + 1) * 4;
+  const uint64_t bytes = DictionaryBytes(tokens.size());
+  if (absl::Status s = CheckGrowth(
+          absl::StrCat("the dictionary buffer (", tokens.size(), " tokens)"),
+          dict_.size(), bytes,
+          "use a smaller -dict file or raise "
+          "-gpu_memory_mb");
+      bytes > dict_.size() && !s.ok()) {
+    return s;
+  }
   if (bytes != dict_.size()) {
     absl::StatusOr<vk::Buffer> buffer = vk::Buffer::Create(device_, bytes);
     if (!buffer.ok()) return buffer.status();
@@ -911,6 +1024,7 @@ void GpuExecutor::DeriveFromLogs(uint32_t first, uint32_t n,
       trial.mutations = {RF_MUT_LENGTH};
       trials.push_back(std::move(trial));
     }
+    if (patches_capped_) derived[k].patches.clear();
     patch_index_.push_back(static_cast<uint32_t>(patch_data_.size()));
     patch_index_.push_back(static_cast<uint32_t>(derived[k].patches.size()));
     for (const InputPatch& patch : derived[k].patches) {
@@ -927,23 +1041,56 @@ absl::Status GpuExecutor::ReservePatches(uint32_t inputs, uint64_t data_words) {
   }
   // The flights in the air read the buffer this replaces.
   if (absl::Status s = Quiesce(); !s.ok()) return s;
-  const uint32_t index_capacity =
-      std::max<uint32_t>({64, inputs, patch_index_capacity_ * 2});
+  // Each part doubles on its own, as the corpus buffer's.
+  const uint64_t index_capacity =
+      GrowCapacity(patch_index_capacity_, inputs, kInitialPatchInputs);
   const uint64_t data_capacity =
-      std::max<uint64_t>({1024, data_words, patch_data_capacity_ * 2});
-  absl::StatusOr<vk::Buffer> buffer = vk::Buffer::Create(
-      device_,
-      (RF_PATCH_INDEX_WORDS(uint64_t{index_capacity}) + data_capacity) * 4);
+      GrowCapacity(patch_data_capacity_, data_words, kInitialPatchWords);
+  const uint64_t bytes = PatchBufferBytes(index_capacity, data_capacity);
+  if (absl::Status s = CheckGrowth(
+          absl::StrCat("the patch buffer (for ", index_capacity, " inputs)"),
+          patches_ != nullptr ? patches_->size() : 0, bytes,
+          "raise -gpu_memory_mb, or fuzz a smaller corpus (-merge=1 into an "
+          "empty directory keeps the inputs that add coverage)");
+      !s.ok()) {
+    return s;
+  }
+  if (index_capacity > UINT32_MAX) {
+    return absl::ResourceExhaustedError("the patch index holds 2^32 inputs");
+  }
+  absl::StatusOr<vk::Buffer> buffer = vk::Buffer::Create(device_, bytes);
   if (!buffer.ok()) return buffer.status();
+  const bool grew = patches_ != nullptr;
   patches_ = std::make_unique<vk::Buffer>(*std::move(buffer));
-  patch_index_capacity_ = index_capacity;
+  patch_index_capacity_ = static_cast<uint32_t>(index_capacity);
   patch_data_capacity_ = data_capacity;
   std::memset(patches_->words(), 0,
               RF_PATCH_INDEX_WORDS(uint64_t{index_capacity}) * 4);
   if (corpus_ != nullptr) {
     if (absl::Status s = BindAll(); !s.ok()) return s;
   }
+  if (grew) {
+    LogMemory(
+        absl::StrCat("the patch buffer grew for ", index_capacity, " inputs"));
+  }
   return UploadPatches(0);
+}
+
+void GpuExecutor::CapPatches(uint32_t first, const absl::Status& why) {
+  if (!patches_capped_ && memory_log_) {
+    memory_log_(absl::StrCat(
+        "WARNING: new corpus inputs get no input-to-state patches from now "
+        "on (their CMP mutants run as havoc): ",
+        why.message()));
+  }
+  patches_capped_ = true;
+  const uint32_t inputs = static_cast<uint32_t>(patch_index_.size() / 2);
+  if (first >= inputs) return;
+  patch_data_.resize(patch_index_[2 * first]);
+  for (uint32_t i = first; i < inputs; ++i) {
+    patch_index_[2 * i] = static_cast<uint32_t>(patch_data_.size());
+    patch_index_[2 * i + 1] = 0;
+  }
 }
 
 absl::Status GpuExecutor::UploadPatches(uint32_t first_input) {
@@ -951,6 +1098,11 @@ absl::Status GpuExecutor::UploadPatches(uint32_t first_input) {
   if (patches_ == nullptr || inputs > patch_index_capacity_ ||
       patch_data_.size() > patch_data_capacity_) {
     // Rewrites every entry.
+    absl::Status s = ReservePatches(inputs, patch_data_.size());
+    if (s.code() != absl::StatusCode::kResourceExhausted) return s;
+    // No room for these inputs' patches: they go without (the index still
+    // needs room, or the campaign cannot go on).
+    CapPatches(first_input, s);
     return ReservePatches(inputs, patch_data_.size());
   }
   uint32_t* words = patches_->words();

@@ -23,6 +23,7 @@
 #include "fuzz/executor.h"
 #include "fuzz/gpu_build_notice.h"
 #include "fuzz/gpu_megakernel.h"
+#include "fuzz/gpu_memory.h"
 #include "fuzz/input_to_state.h"
 #include "fuzz/length_to_state.h"
 #include "runtime/buffer.h"
@@ -119,6 +120,16 @@ struct GpuExecutorOptions {
   // Telemetry and steering: how long a dispatch the host stopped (SHUTDOWN)
   // may take to end before the device counts as hung.
   absl::Duration shutdown_grace = absl::Seconds(10);
+  // Most bytes the executor's buffers may hold at once (-gpu_memory_mb;
+  // 0 = no bound but the device's). Create fails when its fixed buffers
+  // exceed it; AddInput fails with ResourceExhausted when the corpus buffer
+  // cannot grow within it (nor within maxStorageBufferRange); past it, new
+  // inputs get no input-to-state patches instead of a larger patch buffer
+  // (their CMP mutants run as havoc), with one warning.
+  uint64_t memory_bound = 0;
+  // Receives a line ("INFO: GPU memory: ...", a WARNING) whenever a buffer
+  // grows or stops growing; the start's line is MemoryLine(). Null: none.
+  std::function<void(const std::string& line)> memory_log;
 };
 
 // How much work one batch should hold to keep this device busy.
@@ -172,6 +183,13 @@ class GpuExecutor final : public Executor {
   }
 
   BatchShape PreferredBatch() const;
+  // The device memory the buffers hold now, by role (fuzz/gpu_memory.h),
+  // and its one-line summary ("GPU memory: ..."; the caller adds "INFO: ").
+  GpuMemory Memory() const;
+  std::string MemoryLine() const;
+  // Whether new inputs get no more input-to-state patches: the patch
+  // buffer could not grow (GpuExecutorOptions::memory_bound).
+  bool patches_capped() const { return patches_capped_; }
   // One line naming the device, e.g. "llvmpipe (...) [cpu, lavapipe, ...]".
   std::string DeviceDescription() const override;
   const vk::PhysicalDeviceInfo& device_info() const { return device_.info(); }
@@ -313,6 +331,18 @@ class GpuExecutor final : public Executor {
   uint64_t ScratchOffset(uint32_t i) const;
   uint64_t DataStart() const;
   absl::Status RebuildCorpus(uint32_t capacity, uint64_t data_words);
+  // OK iff a buffer of `new_bytes` may be made for `what` (a growing
+  // buffer, whose `old_bytes` stay held until the new one is filled):
+  // within maxStorageBufferRange and, with both held, within the memory
+  // bound. Else ResourceExhausted naming the sizes and `fix`.
+  absl::Status CheckGrowth(const std::string& what, uint64_t old_bytes,
+                           uint64_t new_bytes, const std::string& fix) const;
+  // Sends "INFO: GPU memory: ... after <event>" to the memory log.
+  void LogMemory(const std::string& event) const;
+  // After the patch buffer could not grow (`why`): inputs from `first` on
+  // keep no patches (their CMP mutants run as havoc) and none get any from
+  // now on; warns once.
+  void CapPatches(uint32_t first, const absl::Status& why);
   void WriteCorpusEntry(uint32_t index, uint64_t offset_words, ByteSpan input);
   // Writes slot `s` for `item`, status EMPTY: invisible to the GPU until
   // MarkPublished.
@@ -418,23 +448,15 @@ class GpuExecutor final : public Executor {
   vk::Buffer cmplog_;  // log_capacity_ compare-log entries
   // Overlapped rounds (null without): the second ring and find queue, and
   // per parity a snapshot of the control words a round leaves
-  // (kSnapshotWords each: the words before RF_RES_EDGE_MAP, then the
-  // RF_RES_MUTATOR_USE_WORDS counters, then the edge and site maps at
-  // kSnapshotMaps), copied on the device right after the round, before the
-  // next one resets them. The host reads them from its own memory: on a
-  // discrete GPU reading the control buffer's maps word by word over PCIe
-  // took 1.8 ms a round.
+  // (kSnapshotWords each, fuzz/gpu_memory.h), copied on the device right after
+  // the round, before the next one resets them. The host reads them from its
+  // own memory: on a discrete GPU reading the control buffer's maps word by
+  // word over PCIe took 1.8 ms a round.
   std::unique_ptr<vk::Buffer> ring2_;
   std::unique_ptr<vk::Buffer> finds2_;
   std::unique_ptr<vk::Buffer> snapshots_;
   // DeriveFromLogs gives each host thread at least this many inputs.
   static constexpr size_t kInputsPerDeriveTask = 4;
-  // Corpus entries the corpus buffer holds before it first grows.
-  static constexpr uint32_t kInitialCorpusEntries = 1024;
-  static constexpr uint32_t kSnapshotMaps =
-      RF_RES_EDGE_MAP + RF_RES_MUTATOR_USE_WORDS;
-  static constexpr uint32_t kSnapshotWords =
-      kSnapshotMaps + RF_EDGE_MAP_WORDS + RF_SITE_MAP_WORDS;
   bool overlap_ = false;
   std::deque<Flight> flights_;
   std::deque<absl::StatusOr<BatchResult>> finished_;
@@ -466,6 +488,9 @@ class GpuExecutor final : public Executor {
   std::vector<uint32_t> patch_data_;
   uint32_t patch_index_capacity_ = 0;
   uint64_t patch_data_capacity_ = 0;
+  bool patches_capped_ = false;  // see patches_capped()
+  uint64_t memory_bound_ = 0;    // GpuExecutorOptions::memory_bound
+  std::function<void(const std::string&)> memory_log_;
   uint64_t candidates_evaluated_ = 0;
   uint32_t dict_count_ = 0;
   uint32_t ring_slots_ = 0;

@@ -279,13 +279,21 @@ absl::StatusOr<std::vector<WorkItem>> GpuExecutor::PlanServiceRuns(
                             uint64_t{room} * per_slot}));
     // Room for their patches now: replacing the buffer later would need
     // the flights to end.
-    if (absl::Status s = ReservePatches(
-            static_cast<uint32_t>(inputs_.size()),
-            patch_data_.size() +
-                uint64_t{n} * kMaxPatchesPerInput * RF_PATCH_WORDS);
-        !s.ok()) {
-      return s;
+    const auto reserve = [&] {
+      return ReservePatches(
+          static_cast<uint32_t>(inputs_.size()),
+          patch_data_.size() +
+              (patches_capped_
+                   ? 0
+                   : uint64_t{n} * kMaxPatchesPerInput * RF_PATCH_WORDS));
+    };
+    absl::Status reserved = reserve();
+    if (reserved.code() == absl::StatusCode::kResourceExhausted) {
+      // No room for their patches: from now on inputs go without.
+      CapPatches(static_cast<uint32_t>(patch_index_.size() / 2), reserved);
+      reserved = reserve();
     }
+    if (!reserved.ok()) return reserved;
     service_.log_first = logged_inputs_;
     service_.log_count = n;
     add_runs(RF_OP_CMPLOG, logged_inputs_, n);

@@ -24,6 +24,8 @@ const char* StatusEventText(StatusEvent event) {
       return "pulse ";
     case StatusEvent::kDone:
       return "DONE  ";
+    case StatusEvent::kReload:
+      return "RELOAD";
   }
   return "";
 }
@@ -86,6 +88,7 @@ std::string FormatFinalStats(const FinalStats& s) {
       Stat("feedback_latency_p50_ms", s.latency_p50_ms),
       Stat("feedback_latency_p99_ms", s.latency_p99_ms),
       Stat("device_busy_percent", s.device_busy_percent),
+      s.reloaded_units > 0 ? Stat("reloaded_units", s.reloaded_units) : "",
       FormatMutatorStats(s.mutators));
 }
 

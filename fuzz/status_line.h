@@ -4,6 +4,8 @@
 //   #4096\tpulse  cov: 12 ft: 30 corp: 7/120b exec/s: 2048 rss: 40Mb
 //   #5120\tNEW    cov: 13 ft: 31 corp: 8/133b exec/s: 2560 rss: 40Mb
 //   (the NEW line goes on: " L: 13/20 MS: 2 ChangeBit-EraseBytes-")
+//   #6144\tRELOAD cov: 14 ft: 33 corp: 9/140b exec/s: 2600 rss: 40Mb
+//   (after -reload took inputs that other processes wrote)
 //
 // As in libFuzzer, "cov:" and "ft:" are left out while zero, "corp:" while
 // the corpus is empty, and its "/<size>" while the corpus has no bytes.
@@ -19,7 +21,7 @@
 
 namespace ringfuzz {
 
-enum class StatusEvent { kInited, kNew, kReduce, kPulse, kDone };
+enum class StatusEvent { kInited, kNew, kReduce, kPulse, kDone, kReload };
 
 // The numbers a status line shows.
 struct StatusCounters {
@@ -33,7 +35,7 @@ struct StatusCounters {
 };
 
 // Returns the event as libFuzzer pads it: "INITED", "NEW   ", "REDUCE",
-// "pulse ", "DONE  ".
+// "pulse ", "DONE  ", "RELOAD".
 const char* StatusEventText(StatusEvent event);
 
 // Returns the corpus size as libFuzzer prints it after "corp: N/":
@@ -81,6 +83,9 @@ struct FinalStats {
   uint64_t device_busy_percent = 0;
   // Per mutator, when the executor counts them (else empty).
   std::vector<MutatorStat> mutators;
+  // Inputs that -reload took from the corpus directory into the corpus
+  // (written there by other processes).
+  uint64_t reloaded_units = 0;
 };
 
 // Returns libFuzzer's five "stat::" lines, then ringfuzz's
@@ -88,6 +93,8 @@ struct FinalStats {
 //   stat::feedback_latency_p50_ms:  N
 //   stat::feedback_latency_p99_ms:  N
 //   stat::device_busy_percent:      N
+// then, iff reloaded_units > 0,
+//   stat::reloaded_units:           N
 // and for each of `stats.mutators`
 //   stat::mutator_<name>:           <executions> execs, <finds> finds
 // each ending in '\n', values aligned as libFuzzer aligns them.

@@ -49,6 +49,8 @@ absl::StatusOr<std::unique_ptr<Executor>> MakeGpuExecutor(Config& config,
   }
   options.loop_budget =
       static_cast<uint32_t>(std::clamp<int64_t>(budget, 0, kMaxBudget));
+  options.memory_bound = static_cast<uint64_t>(config.gpu_memory_mb) << 20;
+  options.memory_log = [&log](const std::string& line) { log << line << "\n"; };
   if (config.reproducible) {
     // lavapipe runs workgroups on a pool of threads; one thread runs them in
     // order, so the first execution to reach new coverage is always the same.
@@ -65,6 +67,7 @@ absl::StatusOr<std::unique_ptr<Executor>> MakeGpuExecutor(Config& config,
       << gpu.max_len() << ", " << gpu.exec_steps()
       << " loop steps per execution\n";
   log << LoadedModulesLine(gpu.kernel().module.sites.size()) << "\n";
+  log << "INFO: " << gpu.MemoryLine() << "\n";
   const BatchShape shape = gpu.PreferredBatch();
   // Automatic -slot_execs: the engine sizes rounds by time, up to the
   // device's preferred shape (fuzz/config.h); not when the run must be

@@ -12,9 +12,11 @@
 
 namespace ringfuzz {
 
-// Creates a GpuExecutor for `config` and prints the chosen device and the
-// instrumentation summary to `log`. Fills config.batch_slots/slot_execs
-// when they are 0 (automatic) from the device's preferred batch shape.
+// Creates a GpuExecutor for `config` and prints the chosen device, the
+// instrumentation summary and the GPU memory it holds to `log`, which must
+// outlive the executor (it gets a line whenever a buffer grows). Fills
+// config.batch_slots/slot_execs when they are 0 (automatic) from the
+// device's preferred batch shape; -gpu_memory_mb bounds its buffers.
 absl::StatusOr<std::unique_ptr<Executor>> MakeGpuExecutor(Config& config,
                                                           std::ostream& log);
 

@@ -1,6 +1,7 @@
 // ringfuzz: a GPU-resident fuzzer with a libFuzzer-compatible command line.
 //
 //   ringfuzz -target=FILE [flags] [CORPUS_DIR ... | FILE ...]
+//   ringfuzz -devices=all|LIST -target=FILE [flags] CORPUS_DIR ...
 //   ringfuzz telemetry decode -control=FILE -ring=FILE [...]
 //   ringfuzz triage -target=FILE [flags] DIR_OR_FILE...
 //   ringfuzz ci -target=FILE -out=DIR [-corpus=DIR] [-known_crashes=DIR]
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "fuzz/cli.h"
+#include "fuzz/multi_device.h"
 #include "fuzz/triage/ci_command.h"
 #include "fuzz/triage/triage_command.h"
 #include "telemetry/decode_command.h"
@@ -33,5 +35,17 @@ int main(int argc, char** argv) {
     return ringfuzz::RunCiCommand(absl::MakeConstSpan(args).subspan(1),
                                   make_executor, std::cout, std::cerr);
   }
-  return ringfuzz::RunCommandLine(args, make_executor, std::cerr);
+  // -devices: this program is the campaign's parent and, started again by
+  // it, each of its workers.
+  const ringfuzz::MultiDeviceRunner run_multi =
+      [&make_executor](
+          absl::Span<const std::string> all, const ringfuzz::Config& config,
+          const std::vector<std::string>& positional, std::ostream& out) {
+        ringfuzz::MultiDeviceOptions options;
+        options.run_in_process = [&](const std::vector<std::string>& one) {
+          return ringfuzz::RunCommandLine(one, make_executor, out);
+        };
+        return ringfuzz::RunMultiDevice(all, config, positional, options, out);
+      };
+  return ringfuzz::RunCommandLine(args, make_executor, std::cerr, run_multi);
 }

@@ -16,6 +16,10 @@ absl::StatusOr<uint32_t> FakeExecutor::AddInput(ByteSpan input) {
   if (input.size() > options_.max_len) {
     return absl::InvalidArgumentError("input longer than max_len");
   }
+  if (inputs_.size() >= options_.corpus_limit) {
+    return absl::ResourceExhaustedError(
+        "the corpus buffer is full (FakeExecutorOptions::corpus_limit)");
+  }
   inputs_.emplace_back(input.begin(), input.end());
   return static_cast<uint32_t>(inputs_.size() - 1);
 }

@@ -53,6 +53,9 @@ struct FakeExecutorOptions {
   std::set<int> lose_device_at;
   // Returned by AutoDictionary(), as a target's comparison constants.
   std::vector<Bytes> auto_dictionary;
+  // AddInput takes at most this many inputs; past it, it fails as a GPU
+  // executor whose memory bound is reached does (ResourceExhausted).
+  size_t corpus_limit = std::numeric_limits<size_t>::max();
 };
 
 class FakeExecutor final : public Executor {
