@@ -54,20 +54,20 @@ std::optional<StatusCounters> ParseStatusLine(absl::string_view line) {
   for (size_t i = 0; i + 1 < words.size(); ++i) {
     const absl::string_view key = words[i], value = words[i + 1];
     if (key == "cov:") {
-      absl::SimpleAtoi(value, &c.cov);
+      if (!absl::SimpleAtoi(value, &c.cov)) c.cov = 0;
     } else if (key == "ft:") {
-      absl::SimpleAtoi(value, &c.ft);
+      if (!absl::SimpleAtoi(value, &c.ft)) c.ft = 0;
     } else if (key == "corp:") {
       std::pair<absl::string_view, absl::string_view> parts =
           absl::StrSplit(value, absl::MaxSplits('/', 1));
-      absl::SimpleAtoi(parts.first, &c.corpus_units);
+      if (!absl::SimpleAtoi(parts.first, &c.corpus_units)) c.corpus_units = 0;
       c.corpus_bytes = CorpusBytes(parts.second);
     } else if (key == "exec/s:") {
       rate = absl::SimpleAtoi(value, &c.exec_per_sec);
     } else if (key == "rss:") {
       absl::string_view mb = value;
       absl::ConsumeSuffix(&mb, "Mb");
-      absl::SimpleAtoi(mb, &c.rss_mb);
+      if (!absl::SimpleAtoi(mb, &c.rss_mb)) c.rss_mb = 0;
     }
   }
   if (!rate) return std::nullopt;  // every status line has exec/s:
