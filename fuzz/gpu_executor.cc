@@ -120,11 +120,12 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
   const uint32_t ring_slots =
       options.ring_slots != 0 ? options.ring_slots
                               : (info.is_cpu ? kCpuRingSlots : kGpuRingSlots);
+  const uint32_t max_words = precise->max_len / 4;
   const uint32_t find_capacity =
       options.find_capacity != 0
           ? options.find_capacity
-          : (info.is_cpu ? kCpuFindCapacity : kGpuFindCapacity);
-  const uint32_t max_words = precise->max_len / 4;
+          : DefaultFindCapacity(info.is_cpu, max_words,
+                                info.max_storage_buffer_range);
   using RingMemory = GpuExecutorOptions::RingMemory;
   const vk::Placement polled =
       options.ring_memory == RingMemory::kHost ||
@@ -276,8 +277,14 @@ GpuExecutor::GpuExecutor(vk::Instance instance, vk::Device device,
   const uint32_t max_len = (std::max<uint32_t>(options.max_len, 4) + 3) / 4 * 4;
   step_budget_ =
       info.is_lavapipe ? (kLavapipeLoopLimit - 1024) / subgroup : (1u << 20);
+  // Before each execution an invocation keeps room for the mutation, the
+  // execution and queueing its input as a find (max_len / 4 words); lane 0
+  // also claims the slots, skipping at most the ring's slots per dispatch.
+  const uint32_t ring_slots =
+      options.ring_slots != 0 ? options.ring_slots
+                              : (info.is_cpu ? kCpuRingSlots : kGpuRingSlots);
   const uint32_t reserve =
-      MutationStepBound(max_len, kMaxStack) + max_len / 4 + 64;
+      MutationStepBound(max_len) + max_len / 4 + ring_slots + 64;
   uint32_t default_exec = info.is_lavapipe ? 2048u : 65536u;
   if (info.is_lavapipe && reserve + default_exec > step_budget_) {
     default_exec = step_budget_ > reserve + 256 ? step_budget_ - reserve : 256;
@@ -390,7 +397,7 @@ absl::Status GpuExecutor::AddProgram(Megakernel kernel,
 }
 
 absl::Status GpuExecutor::WarmUp() {
-  const MegakernelPush push = MakePush(/*slot_count=*/0, /*max_stack=*/1, 0);
+  const MegakernelPush push = MakePush(/*slot_count=*/0, 0);
   for (Program* program : {precise_.get(), fast_.get(), havoc_.get()}) {
     if (program == nullptr) continue;
     if (absl::Status s = program->dispatcher->Submit(
@@ -714,7 +721,7 @@ void GpuExecutor::CollectCosts(uint32_t slot_count, BatchResult& result,
   }
 }
 
-MegakernelPush GpuExecutor::MakePush(uint32_t slot_count, uint32_t max_stack,
+MegakernelPush GpuExecutor::MakePush(uint32_t slot_count,
                                      uint32_t seed) const {
   MegakernelPush push;
   push.seed = seed;
@@ -724,7 +731,7 @@ MegakernelPush GpuExecutor::MakePush(uint32_t slot_count, uint32_t max_stack,
   push.step_budget = step_budget_;
   push.exec_steps = exec_steps_;
   push.max_len = len_limit_;
-  push.mutation_bound = MutationStepBound(max_len_, max_stack);
+  push.mutation_bound = MutationStepBound(max_len_);
   push.flags = push_flags_;
   // The compare table is indexed by the precise build's sites (the
   // signature build may have no compare hooks).
@@ -733,7 +740,7 @@ MegakernelPush GpuExecutor::MakePush(uint32_t slot_count, uint32_t max_stack,
 }
 
 absl::Status GpuExecutor::Drain(Program& program, uint32_t slot_count,
-                                uint32_t max_stack, uint64_t seed,
+                                uint64_t seed,
                                 BatchResult& result,
                                 std::vector<Find>& candidates,
                                 uint32_t parity) {
@@ -751,7 +758,7 @@ absl::Status GpuExecutor::Drain(Program& program, uint32_t slot_count,
               ctrl + RF_RES_MUTATOR_USES + RF_RES_MUTATOR_USE_WORDS, 0u);
     const uint32_t done_before = ctrl[RF_CTRL_DONE_COUNT];
     MegakernelPush push = MakePush(
-        slot_count, max_stack,
+        slot_count,
         Mix(seed * 0x9E3779B97F4A7C15ull + round + (uint64_t{++epoch_} << 32)));
     if (replay_push_seed_) {
       push.seed = *replay_push_seed_;
@@ -841,7 +848,7 @@ absl::Status GpuExecutor::Calibrate(const std::vector<Find>& inputs,
     if (!published.ok()) return published.status();
     BatchResult evaluated;
     std::vector<Find> unused;
-    if (absl::Status s = Drain(*precise_, *published, 1, 0, evaluated, unused);
+    if (absl::Status s = Drain(*precise_, *published, 0, evaluated, unused);
         !s.ok()) {
       return s;
     }
@@ -889,7 +896,6 @@ absl::StatusOr<BatchResult> GpuExecutor::RunBatch(
     const uint32_t count =
         static_cast<uint32_t>(std::min<size_t>(ring_slots_, end - first));
     Program& program = ProgramFor(work[first].opcode);
-    uint32_t max_stack = 1;
     for (uint32_t s = 0; s < count; ++s) {
       const WorkItem& item = work[first + s];
       if (item.parent >= inputs_.size() ||
@@ -905,8 +911,6 @@ absl::StatusOr<BatchResult> GpuExecutor::RunBatch(
         }
       }
       PublishSlot(s, item, Mix(seed + first + s));
-      max_stack =
-          std::max(max_stack, std::clamp<uint32_t>(item.stack, 1, kMaxStack));
     }
     const auto partitions = PriorityPartitions(work.subspan(first, count));
     std::copy(partitions.begin(), partitions.end(),
@@ -915,7 +919,7 @@ absl::StatusOr<BatchResult> GpuExecutor::RunBatch(
     steered_ = observer_;
     stoppable_ = true;
     absl::Status drained =
-        Drain(program, count, max_stack, seed + first, result, candidates);
+        Drain(program, count, seed + first, result, candidates);
     stoppable_ = false;
     steered_ = nullptr;
     if (!drained.ok()) return drained;
@@ -978,7 +982,7 @@ absl::Status GpuExecutor::LogNewInputs(std::vector<Find>& resized) {
     if (!published.ok()) return published.status();
     BatchResult ignored;  // corpus inputs again: nothing new to find
     std::vector<Find> unused;
-    if (absl::Status s = Drain(*precise_, *published, 1, 0, ignored, unused);
+    if (absl::Status s = Drain(*precise_, *published, 0, ignored, unused);
         !s.ok()) {
       return s;
     }
@@ -1421,8 +1425,6 @@ absl::StatusOr<BatchResult> GpuExecutor::ReplaySlot(const SuspectSlot& slot) {
   target[RF_SLOT_STATUS] = RF_STATUS_PUBLISHED;
 
   Program& program = ProgramFor(words[RF_SLOT_OPCODE]);
-  const uint32_t max_stack =
-      std::clamp<uint32_t>(words[RF_SLOT_ARG0 + RF_ARG_STACK], 1, kMaxStack);
   const uint32_t saved_steps = exec_steps_, saved_groups = groups_;
   exec_steps_ = replay_exec_steps_;
   groups_ = 1;
@@ -1431,7 +1433,7 @@ absl::StatusOr<BatchResult> GpuExecutor::ReplaySlot(const SuspectSlot& slot) {
   BatchResult result;
   std::vector<Find> candidates;
   absl::Status drained =
-      Drain(program, slot.index + 1, max_stack, 0, result, candidates);
+      Drain(program, slot.index + 1, 0, result, candidates);
   exec_steps_ = saved_steps;
   groups_ = saved_groups;
   replay_push_seed_.reset();

@@ -352,13 +352,12 @@ class GpuExecutor final : public Executor {
   // are written: a slot is visible to the GPU only once fully written.
   void MarkPublished(uint32_t count, uint32_t parity = 0);
   // The push constants of a fuzzing dispatch over slots [0, slot_count).
-  MegakernelPush MakePush(uint32_t slot_count, uint32_t max_stack,
-                          uint32_t seed) const;
+  MegakernelPush MakePush(uint32_t slot_count, uint32_t seed) const;
   // Runs published slots [0, slot_count) of ring `parity` on `program` to
   // completion; appends executions and finds to `result`, candidates to
   // `candidates`. Needs no flight in the air.
-  absl::Status Drain(Program& program, uint32_t slot_count, uint32_t max_stack,
-                     uint64_t seed, BatchResult& result,
+  absl::Status Drain(Program& program, uint32_t slot_count, uint64_t seed,
+                     BatchResult& result,
                      std::vector<Find>& candidates, uint32_t parity = 0);
   // Turns the find queue of `parity` into finds, reading its counts from
   // `counters` (control-buffer layout up to RF_RES_EDGE_MAP: the live

@@ -72,14 +72,11 @@ absl::Status GpuExecutor::SubmitBatch(absl::Span<const WorkItem> work,
       !s.ok()) {
     return s;
   }
-  uint32_t max_stack = 1;
   for (uint32_t s = 0; s < count; ++s) {
     // The work's slots keep the seeds they have without service slots.
     PublishSlot(s, items[s],
                 Mix(seed + (s < service_slots ? s : s - service_slots)),
                 parity);
-    max_stack =
-        std::max(max_stack, std::clamp<uint32_t>(items[s].stack, 1, kMaxStack));
   }
   MarkPublished(count, parity);
 
@@ -111,7 +108,7 @@ absl::Status GpuExecutor::SubmitBatch(absl::Span<const WorkItem> work,
                             RF_EDGE_MAP_WORDS + RF_SITE_MAP_WORDS});
 
   const MegakernelPush push =
-      MakePush(count, max_stack,
+      MakePush(count,
                Mix(seed * 0x9E3779B97F4A7C15ull + (uint64_t{++epoch_} << 32)));
   absl::Status submitted =
       DispatcherOf(*precise_, parity)
@@ -174,8 +171,7 @@ void GpuExecutor::FinishOldest() {
             control_.words() + RF_CTRL_PRIORITY_PARTITIONS);
   steered_ = observer_;
   stoppable_ = true;
-  absl::Status drained = Drain(*precise_, flight.slot_count, kMaxStack,
-                               flight.push_seed, rest, unused, flight.parity);
+  absl::Status drained = Drain(*precise_, flight.slot_count, flight.push_seed, rest, unused, flight.parity);
   stoppable_ = false;
   steered_ = nullptr;
   if (drained.ok()) {

@@ -13,10 +13,10 @@
 
 namespace ringfuzz {
 
-uint32_t MutationStepBound(uint32_t max_len, uint32_t stack) {
-  // rf_load (max_len / 4) + per mutator at most a gap move (max_len) plus a
-  // token or splice copy (max_len) plus small fixed loops (64).
-  return max_len / 4 + stack * (2 * max_len + 64) + 16;
+uint32_t MutationStepBound(uint32_t max_len) {
+  // rf_load (max_len / 4) + a gap move (max_len) plus a token or splice
+  // copy (max_len) plus small fixed loops (64).
+  return max_len / 4 + 2 * max_len + 64 + 16;
 }
 
 absl::StatusOr<Megakernel> BuildMegakernel(const std::string& target_name,

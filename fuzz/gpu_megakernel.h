@@ -111,10 +111,12 @@ inline constexpr uint64_t kMaxTargetFileBytes = uint64_t{4} << 20;
 absl::StatusOr<Megakernel> BuildMegakernelFromFile(
     const std::string& path, const MegakernelOptions& options);
 
-// Worst-case loop iterations of one mutant's mutation with `stack` stacked
-// mutators at `max_len` bytes: what the megakernel reserves before each
-// execution so that a dispatch never exceeds its step budget.
-uint32_t MutationStepBound(uint32_t max_len, uint32_t stack);
+// Worst-case loop iterations of loading one mutant's input and applying its
+// mutation at `max_len` bytes (a mutant is its predecessor in the chain
+// with one more mutation: one per execution, whatever the stack): what the
+// megakernel reserves before each execution so that a dispatch never
+// exceeds its step budget.
+uint32_t MutationStepBound(uint32_t max_len);
 
 }  // namespace ringfuzz
 

@@ -17,6 +17,14 @@ uint64_t FindQueueBytes(uint64_t capacity, uint64_t max_words) {
   return capacity * RF_FIND_WORDS(max_words) * 4;
 }
 
+uint32_t DefaultFindCapacity(bool cpu_device, uint64_t max_words,
+                             uint64_t max_buffer_bytes) {
+  const uint64_t budget = std::min(kFindQueueBudgetBytes, max_buffer_bytes);
+  const uint64_t fits = budget / FindQueueBytes(1, max_words);
+  const uint64_t wanted = cpu_device ? kCpuFindCapacity : kGpuFindCapacity;
+  return static_cast<uint32_t>(std::max<uint64_t>(1, std::min(wanted, fits)));
+}
+
 uint64_t ControlBytes() { return uint64_t{RF_CTRL_WORDS} * 4; }
 
 uint64_t SnapshotBytes() { return uint64_t{2} * kSnapshotWords * 4; }
@@ -120,9 +128,9 @@ GpuMemory FixedGpuMemory(bool cpu_device, bool overlap, uint64_t max_len) {
   const uint64_t max_words = (max_len + 3) / 4;
   GpuMemory m;
   m.rings = copies * RingBytes(cpu_device ? kCpuRingSlots : kGpuRingSlots);
-  m.finds =
-      copies * FindQueueBytes(cpu_device ? kCpuFindCapacity : kGpuFindCapacity,
-                              max_words);
+  m.finds = copies * FindQueueBytes(
+                         DefaultFindCapacity(cpu_device, max_words, UINT64_MAX),
+                         max_words);
   m.maps = ControlBytes() + (overlap ? SnapshotBytes() : 0);
   m.compare_logs =
       CompareLogBytes(cpu_device ? kCpuCompareLogs : kGpuCompareLogs);

@@ -44,6 +44,10 @@ inline constexpr uint32_t kCpuRingSlots = 256;
 inline constexpr uint32_t kGpuRingSlots = 4096;
 inline constexpr uint32_t kCpuFindCapacity = 4096;
 inline constexpr uint32_t kGpuFindCapacity = 16384;
+// A find queue holds at most this many bytes unless asked for more
+// (GpuExecutorOptions::find_capacity): with long inputs it has fewer
+// entries than the defaults above.
+inline constexpr uint64_t kFindQueueBudgetBytes = uint64_t{64} << 20;
 inline constexpr uint32_t kCpuCompareLogs = 256;
 inline constexpr uint32_t kGpuCompareLogs = 1024;
 // Invocations of one megakernel workgroup.
@@ -69,6 +73,14 @@ inline constexpr uint32_t kSnapshotWords =
 // Bytes of each buffer kind.
 uint64_t RingBytes(uint64_t slots);
 uint64_t FindQueueBytes(uint64_t capacity, uint64_t max_words);
+// The find queue's entries by default for inputs of `max_words` words: the
+// device kind's default (kCpuFindCapacity, kGpuFindCapacity), lowered so
+// that the queue fits kFindQueueBudgetBytes and `max_buffer_bytes` (the
+// device's maxStorageBufferRange); at least 1. A find that does not fit
+// the queue is not lost: its coverage stays new until a later round queues
+// it.
+uint32_t DefaultFindCapacity(bool cpu_device, uint64_t max_words,
+                             uint64_t max_buffer_bytes);
 uint64_t ControlBytes();
 // The two per-round snapshots of overlapped rounds.
 uint64_t SnapshotBytes();

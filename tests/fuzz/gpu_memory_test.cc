@@ -28,6 +28,25 @@ TEST(GpuMemoryTest, FormulasOfTheFileComment) {
   EXPECT_EQ(PatchBufferBytes(64, 1024), (2u * 64 + 1024) * 4);
 }
 
+// The find queue's default entries: the device kind's count while short
+// inputs fit, fewer for long inputs so that the queue stays within 64 MiB
+// and the device's buffer range (a find-queue entry is a header of 10
+// words, per the wire protocol, plus the input's words), never 0.
+TEST(GpuMemoryTest, DefaultFindCapacityFitsTheBudgetAndTheBufferRange) {
+  EXPECT_EQ(DefaultFindCapacity(true, 16, kLavapipeBufferRange), 4096u);
+  EXPECT_EQ(DefaultFindCapacity(false, 16, UINT64_MAX), 16384u);
+  // 32 KiB inputs: 8,202 words per entry; 64 MiB hold 2,045 of them.
+  const uint32_t lavapipe = DefaultFindCapacity(true, 8192, kLavapipeBufferRange);
+  EXPECT_EQ(lavapipe, 2045u);
+  EXPECT_LE(FindQueueBytes(lavapipe, 8192), 64 * kMiB);
+  EXPECT_GT(FindQueueBytes(lavapipe + 1, 8192), 64 * kMiB);
+  // A device with a smaller range than the budget bounds it.
+  const uint32_t small = DefaultFindCapacity(false, 8192, 8 * kMiB);
+  EXPECT_LE(FindQueueBytes(small, 8192), 8 * kMiB);
+  EXPECT_GT(FindQueueBytes(small + 1, 8192), 8 * kMiB);
+  EXPECT_EQ(DefaultFindCapacity(true, 8192, 1), 1u);
+}
+
 TEST(GpuMemoryTest, CorpusGrowsByDoublingWhatDoesNotFit) {
   CorpusLayout start = InitialCorpusLayout(4096, 16);
   EXPECT_EQ(start.capacity, 1024u);

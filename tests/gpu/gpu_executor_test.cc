@@ -412,6 +412,25 @@ TEST(GpuExecutorTest, SlotsOutOfLoopBudgetResumeAndRunEveryExecution) {
       << executor->last_validation_message();
 }
 
+// Inputs longer than the register form (256 bytes) are loaded and mutated
+// with loops, whose iterations count against lavapipe's loop limit: a full
+// ring of slots, deep stacks, two mutants per lane, all of them run. (The
+// per-mutant reserve once counted a whole stack per execution and no slot
+// claims: the step budget admitted one mutant per lane, and a requeued
+// slot whose claiming lane had skipped many finished slots never ran.)
+TEST(GpuExecutorTest, LongInputsRunEveryExecutionOfAFullRing) {
+  auto executor = MakeExecutor("hits.fz", /*max_len=*/4096);
+  ASSERT_NE(executor, nullptr);
+  ASSERT_TRUE(executor->AddInput(Bytes(3000, 'x')).ok());
+  const uint32_t slots = executor->launch_limits()->ring_slots;
+  absl::StatusOr<BatchResult> r =
+      executor->RunBatch(HavocWork(slots, 128, 8), 5);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->executions, uint64_t{slots} * 128);
+  EXPECT_EQ(executor->validation_messages(), 0u)
+      << executor->last_validation_message();
+}
+
 // Compare-table entry `site` as (a, b).
 std::pair<uint32_t, uint32_t> CompareEntry(const GpuExecutor& executor,
                                            uint32_t site) {
