@@ -11,6 +11,7 @@
 #include "absl/status/statusor.h"
 #include "fuzz/gpu_instrument.h"
 #include "fuzz/target_limits.h"
+#include "shaders/ringfuzz_wire.h"
 
 namespace ringfuzz {
 
@@ -54,26 +55,21 @@ struct MegakernelOptions {
 // Most words of per-block counters a signature holds (RF_SIG_COUNT_WORDS's
 // default in shaders/megakernel_prelude.glsl): targets with more block
 // hooks than 4 per word share counters.
-inline constexpr uint32_t kMaxSignatureWords = 32;
+inline constexpr uint32_t kMaxSignatureWords = RF_SIG_MAX_COUNT_WORDS;
 
 // Largest max_len the flat mutation engine handles (its input lives in
-// registers): 4 * RF_REGISTER_WORDS of shaders/megakernel_prelude.glsl.
-inline constexpr uint32_t kFlatMutationMaxLen = 256;
+// registers).
+inline constexpr uint32_t kFlatMutationMaxLen = 4 * RF_REGISTER_WORDS;
 
-// Per-dispatch parameters; the layout mirrors `RF_Push` in
-// shaders/megakernel_prelude.glsl field by field.
+// Per-dispatch parameters: the words of RF_PUSH_FIELDS
+// (shaders/ringfuzz_wire.h), as the shader's RF_Push block declares them.
 struct MegakernelPush {
-  uint32_t seed = 0;
-  uint32_t slot_count = 0;
-  uint32_t find_capacity = 0;
-  uint32_t dict_count = 0;
-  uint32_t step_budget = 0;
-  uint32_t exec_steps = 0;
-  uint32_t max_len = 0;
-  uint32_t mutation_bound = 0;
-  uint32_t flags = 0;  // RF_PUSH_*
-  uint32_t cmp_sites = 0;
+#define RF_PUSH_MEMBER(name) uint32_t name = 0;
+  RF_PUSH_FIELDS(RF_PUSH_MEMBER)
+#undef RF_PUSH_MEMBER
 };
+static_assert(sizeof(MegakernelPush) == RF_PUSH_WORDS * 4,
+              "MegakernelPush is the push-constant block word for word");
 
 struct Megakernel {
   InstrumentedModule module;

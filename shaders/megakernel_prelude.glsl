@@ -15,11 +15,10 @@
 #define RF_MAX_WORDS (RF_MAX_LEN / 4)
 #define RF_NO_SLOT 0xFFFFFFFFu
 
-// Inputs of up to RF_REGISTER_WORDS words live in registers: every access
-// goes through rf_word/rf_put_word, which select among constant indices, so
-// the compiler never spills the array to (slow, per-lane) scratch memory.
-// kFlatMutationMaxLen (fuzz/gpu_megakernel.h) is 4 * RF_REGISTER_WORDS.
-#define RF_REGISTER_WORDS 64
+// Inputs of up to RF_REGISTER_WORDS words (ringfuzz_wire.h) live in
+// registers: every access goes through rf_word/rf_put_word, which select
+// among constant indices, so the compiler never spills the array to (slow,
+// per-lane) scratch memory.
 #if RF_MAX_WORDS <= RF_REGISTER_WORDS
 #define RF_INPUT_IN_REGISTERS 1
 #endif
@@ -48,19 +47,10 @@ layout(std430, set = 0, binding = RF_BINDING_PATCHES) readonly buffer RF_Patches
   uint rf_patches[];
 };
 
-// Per-dispatch parameters. Field order is mirrored by MegakernelPush in
-// fuzz/gpu_megakernel.h.
+// Per-dispatch parameters: the fields of RF_PUSH_FIELDS (ringfuzz_wire.h).
+#define RF_PUSH_DECLARE(name) uint name;
 layout(push_constant) uniform RF_Push {
-  uint seed;          // batch seed (mixed into every mutant's RNG)
-  uint slot_count;    // ring slots in this dispatch's ring
-  uint find_capacity; // entries the find buffer holds
-  uint dict_count;    // dictionary entries
-  uint step_budget;   // loop iterations one invocation may run per dispatch
-  uint exec_steps;    // target loop iterations one execution may run
-  uint max_len;       // runtime input length cap (<= RF_MAX_LEN)
-  uint mutation_bound;  // worst-case loop iterations of one mutant's mutation
-  uint flags;         // RF_PUSH_*
-  uint cmp_sites;     // instrumented comparisons of the target
+  RF_PUSH_FIELDS(RF_PUSH_DECLARE)
 } rf_pc;
 
 // ---------------------------------------------------------------------------
@@ -197,7 +187,7 @@ void rf_bloom_add(uint h) {
 // Visits per block: one 8-bit counter per hooked block (numbered densely
 // by the instrumentation in this build), four to a word, folded modulo
 // 4 * RF_SIG_COUNT_WORDS. The host sizes RF_SIG_COUNT_WORDS to the
-// target's hooks (at most 32; fuzz/gpu_megakernel.cc): every word is reset,
+// target's hooks (at most RF_SIG_MAX_COUNT_WORDS; fuzz/gpu_megakernel.cc): every word is reset,
 // classified and hashed once per execution. The instrumentation stores a
 // constant rf_site right before each call, so after inlining the hook is a
 // single add of a constant to a register: no per-execution edge hashing and
@@ -205,7 +195,7 @@ void rf_bloom_add(uint h) {
 // carries into its neighbour's counter: the signature stays a function of
 // the visit counts, only coarser for them.
 #ifndef RF_SIG_COUNT_WORDS
-#define RF_SIG_COUNT_WORDS 32u
+#define RF_SIG_COUNT_WORDS RF_SIG_MAX_COUNT_WORDS
 #endif
 uint rf_sig_counts[RF_SIG_COUNT_WORDS];
 

@@ -122,7 +122,7 @@
 #define RF_RES_FIND_DROPPED (RF_CTRL_RESULT_BASE + 3u)  // pushes past capacity
 #define RF_RES_FAULTS (RF_CTRL_RESULT_BASE + 4u)        // faults this epoch
 #define RF_RES_STOP (RF_CTRL_RESULT_BASE + 5u)  // GPU-set: stop claiming work
-#define RF_RES_BUDGET_STOPS (RF_CTRL_RESULT_BASE + 6u)  // lanes out of steps
+// Header words 6..15 are reserved (0).
 #define RF_RES_HEADER_WORDS 16u
 
 // Edge map: one bit per hashed (previous block, block) pair.
@@ -243,6 +243,35 @@
 #define RF_PATCH_HEAD(position, width) (((position) << 8u) | (width))
 #define RF_PATCH_POSITION(head) ((head) >> 8u)
 #define RF_PATCH_WIDTH(head) ((head)&0xFFu)
+
+// ---------------------------------------------------------------------------
+// Push constants of a megakernel dispatch: one 32-bit word per field, in
+// this order. RF_PUSH_FIELDS(F) expands F(name) for each; both the GLSL
+// block RF_Push (megakernel_prelude.glsl) and the host's MegakernelPush
+// (fuzz/gpu_megakernel.h) are declared from it.
+//   seed            batch seed (mixed into every mutant's RNG)
+//   slot_count      ring slots in this dispatch's ring
+//   find_capacity   entries the find buffer holds
+//   dict_count      dictionary entries
+//   step_budget     loop iterations one invocation may run per dispatch
+//   exec_steps      target loop iterations one execution may run
+//   max_len         runtime input length cap (<= RF_MAX_LEN)
+//   mutation_bound  worst-case loop iterations of loading and mutating one
+//                   mutant
+//   flags           RF_PUSH_*
+//   cmp_sites       instrumented comparisons of the target
+#define RF_PUSH_FIELDS(F)                                                   \
+  F(seed) F(slot_count) F(find_capacity) F(dict_count) F(step_budget)       \
+  F(exec_steps) F(max_len) F(mutation_bound) F(flags) F(cmp_sites)
+#define RF_PUSH_WORDS 10u
+
+// Inputs of up to RF_REGISTER_WORDS words live in registers in the
+// megakernel, and only those the flat mutation engine handles. A plain
+// number: the prelude tests it with #if.
+#define RF_REGISTER_WORDS 64
+// Signature build: words of per-block visit counters at most (the host
+// picks 1..this many from the target's block hooks).
+#define RF_SIG_MAX_COUNT_WORDS 32u
 
 // Push-constant flags of the megakernel (rf_pc.flags).
 #define RF_PUSH_KEEP_GOING 1u  // a fault does not stop the dispatch

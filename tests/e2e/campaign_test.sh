@@ -4,7 +4,9 @@
 # executions, and checks that
 #   1. ringfuzz finds the planted bug (exit 77, one crash-<sha1> artifact),
 #   2. the artifact's name is the SHA-1 of its content,
-#   3. the libFuzzer twin of the same target crashes on that artifact,
+#   3. the libFuzzer twin of the same target crashes on that artifact with
+#      the same bug: its detail line names the kind and code that
+#      ringfuzz's names (ringfuzz adds the place: " in FUNCTION FILE:LINE"),
 #   4. new corpus files are named by the SHA-1 of their content.
 #
 #   campaign_test.sh RINGFUZZ TWIN TARGET_FILE SEED_DIR MAX_RUNS
@@ -46,4 +48,9 @@ twin_rc=$?
 [ $twin_rc -ne 0 ] || fail "the libFuzzer twin did not crash on $name"
 grep -q "^ringfuzz: " "$work/twin.log" ||
   fail "the twin crashed without a ringfuzz report: $(tail -5 "$work/twin.log")"
-echo "PASS: bug found and reproduced by the twin ($name)"
+rf_detail=$(grep -m1 "^ringfuzz: " "$work/log")
+rf_bug=${rf_detail% in *}
+twin_bug=$(grep -m1 "^ringfuzz: " "$work/twin.log")
+[ "$rf_bug" = "$twin_bug" ] ||
+  fail "the twin reported '$twin_bug' on $name, ringfuzz '$rf_detail'"
+echo "PASS: bug found and reproduced by the twin ($name: ${rf_bug#ringfuzz: })"

@@ -11,6 +11,10 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/twin_corpus"
 "$twin" -runs=20000 -seed=1 -use_cmp=0 -use_value_profile=0 \
   "$work/twin_corpus" "$seeds" >"$work/twin.log" 2>&1
+twin_rc=$?
+# 20,000 runs are too few for the twin to reach a bundled bug: any other
+# exit is a twin that did not finish its corpus.
+[ $twin_rc -eq 0 ] || { echo "FAIL: the twin exited $twin_rc"; tail -20 "$work/twin.log"; exit 1; }
 files=$(ls "$work/twin_corpus" | wc -l)
 [ "$files" -gt 0 ] || { echo "FAIL: the twin wrote no corpus"; exit 1; }
 "$ringfuzz" -target="$target" -device=cpu -seed=1 -runs=0 \

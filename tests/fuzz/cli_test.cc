@@ -144,7 +144,9 @@ TEST(CliTest, MaxLenFollowsTheLargestSeedAndFactoryFillsBatchShape) {
   EXPECT_THAT(log, HasSubstr("INFO: 1 inputs were longer than 16 bytes"));
 }
 
-TEST(CliTest, EndToEndFindsTheBug) {
+// The CLI over the engine and a fake executor (no device): a campaign that
+// meets the fake's bug writes one crash artifact and exits -error_exitcode.
+TEST(CliTest, CampaignOnAFakeExecutorWritesTheArtifactAndExitsErrorExitcode) {
   TempDir dir;
   RecordingFactory factory;
   std::string log;

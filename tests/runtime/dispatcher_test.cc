@@ -133,7 +133,11 @@ TEST_F(DispatcherTest, SecondPipelineSeesTheFirstOnesWrites) {
   }
 }
 
-TEST_F(DispatcherTest, HostPollsWhileALongDispatchRuns) {
+// Wait(0) never blocks and never fails while a long dispatch runs, and the
+// mapped counter read meanwhile never runs ahead of the invocations; at the
+// end every invocation counted. (How often the host saw it running depends
+// on the machine: printed, not asserted.)
+TEST_F(DispatcherTest, NonBlockingWaitsFollowALongDispatchToItsEnd) {
   constexpr uint32_t kGroups = 16;
   constexpr uint32_t kInvocations = kGroups * kLocalSize;
   constexpr uint32_t kIterations = 50000;
