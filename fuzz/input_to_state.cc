@@ -34,6 +34,7 @@ class PatchList {
     patches_.push_back(patch);
   }
 
+  const std::vector<InputPatch>& patches() const { return patches_; }
   std::vector<InputPatch> Take() && { return std::move(patches_); }
 
  private:
@@ -124,6 +125,42 @@ std::vector<std::pair<uint32_t, uint32_t>> OperandPairs(
   return pairs;
 }
 
+// Patches for additive checksums (see the header, 3.): the byte of each
+// comparison that holds, plus each byte-sum delta of the patches so far.
+void AddChecksumPartners(absl::Span<const uint8_t> input,
+                         absl::Span<const CompareRecord> log, PatchList& out) {
+  std::vector<uint8_t> deltas;
+  for (const InputPatch& patch : out.patches()) {
+    uint32_t delta = 0;
+    for (uint32_t k = 0; k < patch.width; ++k) {
+      delta += (patch.value >> (8 * k)) - input[patch.position + k];
+    }
+    const uint8_t d = static_cast<uint8_t>(delta);
+    if (d != 0 && deltas.size() < kChecksumDeltas &&
+        std::find(deltas.begin(), deltas.end(), d) == deltas.end()) {
+      deltas.push_back(d);
+    }
+  }
+  std::vector<uint8_t> held;
+  for (const CompareRecord& r : log) {
+    if (r.a != r.b || r.a > 0xFF) continue;
+    const uint8_t v = static_cast<uint8_t>(r.a);
+    if (std::find(held.begin(), held.end(), v) == held.end()) held.push_back(v);
+  }
+  size_t added = 0;
+  const size_t before = out.patches().size();
+  for (uint8_t v : held) {
+    for (size_t q : Occurrences(input, {v})) {
+      for (uint8_t d : deltas) {
+        if (added >= kChecksumPartners) return;
+        const uint8_t byte = static_cast<uint8_t>(v + d);
+        out.Add(q, &byte, 1);
+        added = out.patches().size() - before;
+      }
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<InputPatch> DeriveInputToStatePatches(
@@ -149,6 +186,7 @@ std::vector<InputPatch> DeriveInputToStatePatches(
       }
     }
   }
+  AddChecksumPartners(input, log, out);
   return std::move(out).Take();
 }
 

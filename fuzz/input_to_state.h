@@ -49,6 +49,11 @@ struct InputPatch {
 // leaves).
 inline constexpr size_t kPairsPerSite = 8;
 
+// Checksum partners (3. below): the distinct byte-sum deltas used, and the
+// most patches made.
+inline constexpr size_t kChecksumDeltas = 8;
+inline constexpr size_t kChecksumPartners = 16;
+
 // Returns the patches of `input` derived from `log` (its own comparisons, in
 // execution order), at most `max_patches`, most specific first:
 //  1. byte strings: a run of consecutive records of one site whose operands
@@ -62,6 +67,15 @@ inline constexpr size_t kPairsPerSite = 8;
 //     little- or big-endian, y is written there in the same byte order; also
 //     y + 1 and y - 1 (for <, <=, > and >=, and off-by-one lengths). Wider
 //     first: a 4-byte match is far less likely to be chance.
+//  3. checksum partners: a comparison that already holds between one-byte
+//     operands (a == b, as an additive checksum byte checked against the
+//     sum of the bytes before it) stays true after a patch above only if
+//     the checked byte moves with the patched bytes. So where that byte
+//     stands in the input, it is written plus each distinct byte-sum delta
+//     of the patches above (their first kChecksumDeltas; at most
+//     kChecksumPartners such patches). A CMP chain that applies a patch and
+//     its partner (chains apply several of the parent's patches) keeps the
+//     checksum valid.
 // A patch that would not change the input is left out; no two are equal.
 std::vector<InputPatch> DeriveInputToStatePatches(
     absl::Span<const uint8_t> input, absl::Span<const CompareRecord> log,

@@ -76,6 +76,62 @@ TEST(InputToStateTest, ChecksumFieldGetsTheComputedSum) {
 // A string compared byte by byte in a loop ("HELLO" against an input that
 // has "HELP" at 5): the string pins the position, where the single
 // mismatching byte 'P' would also match at 0 and 1.
+// Records of type, length n, n payload bytes and a checksum byte (type + n
+// + payload, mod 256); record r must have type r + 1. The input's second
+// record has a valid checksum but type 1: the type compare (1 vs 2) gives
+// the patch type := 2, which breaks the checksum unless the checksum byte
+// moves by the same delta: its partner patch. Both applied (a CMP chain)
+// make two valid records, as an independent parse of the bytes shows.
+bool TwoValidRecords(const std::vector<uint8_t>& in) {
+  size_t at = 0;
+  for (uint8_t r = 0; r < 2; ++r) {
+    if (at + 2 > in.size()) return false;
+    const uint8_t n = in[at + 1];
+    if (n == 0 || at + 3 + n > in.size()) return false;
+    uint8_t sum = in[at] + n;
+    for (size_t i = 0; i < n; ++i) sum += in[at + 2 + i];
+    if (sum != in[at + 2 + n] || in[at] != r + 1) return false;
+    at += 3 + n;
+  }
+  return true;
+}
+
+TEST(InputToStateTest, ChecksumPartnerKeepsAnAdditiveChecksumValid) {
+  const std::vector<uint8_t> input = {0x01, 0x01, 0x0A, 0x0C,
+                                      0x01, 0x01, 0x0A, 0x0C};
+  ASSERT_FALSE(TwoValidRecords(input));
+  // Sites: 0 = checksum compare (sum vs byte), 1 = type compare (type vs
+  // r + 1), in the order the parser makes them.
+  const std::vector<CompareRecord> log = {
+      {0, 0x0C, 0x0C}, {1, 1, 1}, {0, 0x0C, 0x0C}, {1, 1, 2}};
+  const std::vector<InputPatch> patches =
+      DeriveInputToStatePatches(input, log, 64);
+  const InputPatch type = {4, 1, 0x02};
+  const InputPatch partner = {7, 1, 0x0D};
+  ASSERT_TRUE(Has(patches, type));
+  ASSERT_TRUE(Has(patches, partner));
+  EXPECT_FALSE(TwoValidRecords(Apply(input, type)));
+  EXPECT_TRUE(TwoValidRecords(Apply(Apply(input, type), partner)));
+  // Partners come after the patches they pair with.
+  EXPECT_LT(std::find(patches.begin(), patches.end(), type),
+            std::find(patches.begin(), patches.end(), partner));
+}
+
+// Partners are few: at most kChecksumPartners, however many bytes match
+// and however many deltas the other patches have (here 40 bytes 0xC0 that
+// a holding compare names, and 20 compares of the byte 0x01 at 0).
+TEST(InputToStateTest, ChecksumPartnersAreCapped) {
+  std::vector<uint8_t> input(41, 0xC0);
+  input[0] = 0x01;
+  std::vector<CompareRecord> log;
+  for (uint32_t v = 1; v <= 20; ++v) log.push_back({1, 0x01, 0x01 + v});
+  const std::vector<InputPatch> without =
+      DeriveInputToStatePatches(input, log, 1000);
+  log.push_back({0, 0xC0, 0xC0});
+  const std::vector<InputPatch> all = DeriveInputToStatePatches(input, log, 1000);
+  EXPECT_EQ(all.size(), without.size() + kChecksumPartners);
+}
+
 TEST(InputToStateTest, ByteStringComparedInALoopPinsThePosition) {
   const std::vector<uint8_t> input = Str("PPxxxHELPzz");
   const std::vector<CompareRecord> log = {
