@@ -378,6 +378,17 @@ absl::Status GpuExecutor::AddProgram(Megakernel kernel,
   absl::StatusOr<vk::ComputePipeline> pipeline = vk::ComputePipeline::Create(
       device_, kernel.module.spirv, RF_BINDING_COUNT, sizeof(MegakernelPush),
       unwatched);
+  if (!pipeline.ok() && kernel.max_len > kFlatMutationMaxLen) {
+    // Drivers refuse large private arrays without saying so (NVIDIA:
+    // VK_ERROR_UNKNOWN); the input is the largest one ringfuzz adds.
+    return absl::Status(
+        pipeline.status().code(),
+        absl::StrCat(pipeline.status().message(),
+                     " The megakernel holds each input in ", kernel.max_len,
+                     " bytes of private memory per invocation (-max_len), "
+                     "which a device's compiler may refuse: lower -max_len "
+                     "(an NVIDIA H200 builds 4096 and refuses 16384)."));
+  }
   if (!pipeline.ok()) return pipeline.status();
   auto program = std::make_unique<Program>(
       Program{std::move(kernel), *std::move(pipeline), nullptr, nullptr});
