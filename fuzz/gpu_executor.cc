@@ -57,6 +57,15 @@ bool IsHavocClass(uint32_t opcode) {
          opcode == RF_OP_REPLAY;
 }
 
+// Ring slots of an executor: GpuExecutorOptions::ring_slots, else the
+// device kind's default.
+uint32_t RingSlots(const GpuExecutorOptions& options,
+                   const vk::PhysicalDeviceInfo& info) {
+  return options.ring_slots != 0
+             ? options.ring_slots
+             : (info.is_cpu ? kCpuRingSlots : kGpuRingSlots);
+}
+
 }  // namespace
 
 uint32_t GpuExecutor::Mix(uint64_t x) {
@@ -117,9 +126,7 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
       (options.coverage_mode == GpuExecutorOptions::CoverageMode::kSignature ||
        (options.coverage_mode == GpuExecutorOptions::CoverageMode::kAuto &&
         info.is_cpu));
-  const uint32_t ring_slots =
-      options.ring_slots != 0 ? options.ring_slots
-                              : (info.is_cpu ? kCpuRingSlots : kGpuRingSlots);
+  const uint32_t ring_slots = RingSlots(options, info);
   const uint32_t max_words = precise->max_len / 4;
   const uint32_t find_capacity =
       options.find_capacity != 0
@@ -280,11 +287,8 @@ GpuExecutor::GpuExecutor(vk::Instance instance, vk::Device device,
   // Before each execution an invocation keeps room for the mutation, the
   // execution and queueing its input as a find (max_len / 4 words); lane 0
   // also claims the slots, skipping at most the ring's slots per dispatch.
-  const uint32_t ring_slots =
-      options.ring_slots != 0 ? options.ring_slots
-                              : (info.is_cpu ? kCpuRingSlots : kGpuRingSlots);
   const uint32_t reserve =
-      MutationStepBound(max_len) + max_len / 4 + ring_slots + 64;
+      MutationStepBound(max_len) + max_len / 4 + RingSlots(options, info) + 64;
   uint32_t default_exec = info.is_lavapipe ? 2048u : 65536u;
   if (info.is_lavapipe && reserve + default_exec > step_budget_) {
     default_exec = step_budget_ > reserve + 256 ? step_budget_ - reserve : 256;
@@ -387,7 +391,7 @@ absl::Status GpuExecutor::AddProgram(Megakernel kernel,
                      " The megakernel holds each input in ", kernel.max_len,
                      " bytes of private memory per invocation (-max_len), "
                      "which a device's compiler may refuse: lower -max_len "
-                     "(an NVIDIA H200 builds 4096 and refuses 16384)."));
+                     "(an NVIDIA H200 builds 12288 and refuses 16384)."));
   }
   if (!pipeline.ok()) return pipeline.status();
   auto program = std::make_unique<Program>(
@@ -732,8 +736,7 @@ void GpuExecutor::CollectCosts(uint32_t slot_count, BatchResult& result,
   }
 }
 
-MegakernelPush GpuExecutor::MakePush(uint32_t slot_count,
-                                     uint32_t seed) const {
+MegakernelPush GpuExecutor::MakePush(uint32_t slot_count, uint32_t seed) const {
   MegakernelPush push;
   push.seed = seed;
   push.slot_count = slot_count;
@@ -751,8 +754,7 @@ MegakernelPush GpuExecutor::MakePush(uint32_t slot_count,
 }
 
 absl::Status GpuExecutor::Drain(Program& program, uint32_t slot_count,
-                                uint64_t seed,
-                                BatchResult& result,
+                                uint64_t seed, BatchResult& result,
                                 std::vector<Find>& candidates,
                                 uint32_t parity) {
   uint32_t* ctrl = control_.words();
@@ -1443,8 +1445,7 @@ absl::StatusOr<BatchResult> GpuExecutor::ReplaySlot(const SuspectSlot& slot) {
   steered_ = nullptr;
   BatchResult result;
   std::vector<Find> candidates;
-  absl::Status drained =
-      Drain(program, slot.index + 1, 0, result, candidates);
+  absl::Status drained = Drain(program, slot.index + 1, 0, result, candidates);
   exec_steps_ = saved_steps;
   groups_ = saved_groups;
   replay_push_seed_.reset();

@@ -357,8 +357,8 @@ class GpuExecutor final : public Executor {
   // completion; appends executions and finds to `result`, candidates to
   // `candidates`. Needs no flight in the air.
   absl::Status Drain(Program& program, uint32_t slot_count, uint64_t seed,
-                     BatchResult& result,
-                     std::vector<Find>& candidates, uint32_t parity = 0);
+                     BatchResult& result, std::vector<Find>& candidates,
+                     uint32_t parity = 0);
   // Turns the find queue of `parity` into finds, reading its counts from
   // `counters` (control-buffer layout up to RF_RES_EDGE_MAP: the live
   // control words, or a flight's snapshot).

@@ -107,9 +107,8 @@ absl::Status GpuExecutor::SubmitBatch(absl::Span<const WorkItem> work,
                             snapshot + kSnapshotMaps,
                             RF_EDGE_MAP_WORDS + RF_SITE_MAP_WORDS});
 
-  const MegakernelPush push =
-      MakePush(count,
-               Mix(seed * 0x9E3779B97F4A7C15ull + (uint64_t{++epoch_} << 32)));
+  const MegakernelPush push = MakePush(
+      count, Mix(seed * 0x9E3779B97F4A7C15ull + (uint64_t{++epoch_} << 32)));
   absl::Status submitted =
       DispatcherOf(*precise_, parity)
           .Submit(absl::MakeConstSpan(reinterpret_cast<const uint8_t*>(&push),
@@ -171,7 +170,8 @@ void GpuExecutor::FinishOldest() {
             control_.words() + RF_CTRL_PRIORITY_PARTITIONS);
   steered_ = observer_;
   stoppable_ = true;
-  absl::Status drained = Drain(*precise_, flight.slot_count, flight.push_seed, rest, unused, flight.parity);
+  absl::Status drained = Drain(*precise_, flight.slot_count, flight.push_seed,
+                               rest, unused, flight.parity);
   stoppable_ = false;
   steered_ = nullptr;
   if (drained.ok()) {

@@ -147,15 +147,13 @@ void AddChecksumPartners(absl::Span<const uint8_t> input,
     const uint8_t v = static_cast<uint8_t>(r.a);
     if (std::find(held.begin(), held.end(), v) == held.end()) held.push_back(v);
   }
-  size_t added = 0;
-  const size_t before = out.patches().size();
+  const size_t limit = out.patches().size() + kChecksumPartners;
   for (uint8_t v : held) {
     for (size_t q : Occurrences(input, {v})) {
       for (uint8_t d : deltas) {
-        if (added >= kChecksumPartners) return;
+        if (out.patches().size() >= limit) return;
         const uint8_t byte = static_cast<uint8_t>(v + d);
         out.Add(q, &byte, 1);
-        added = out.patches().size() - before;
       }
     }
   }

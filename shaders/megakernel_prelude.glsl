@@ -187,8 +187,8 @@ void rf_bloom_add(uint h) {
 // Visits per block: one 8-bit counter per hooked block (numbered densely
 // by the instrumentation in this build), four to a word, folded modulo
 // 4 * RF_SIG_COUNT_WORDS. The host sizes RF_SIG_COUNT_WORDS to the
-// target's hooks (at most RF_SIG_MAX_COUNT_WORDS; fuzz/gpu_megakernel.cc): every word is reset,
-// classified and hashed once per execution. The instrumentation stores a
+// target's hooks (at most RF_SIG_MAX_COUNT_WORDS; fuzz/gpu_megakernel.cc):
+// every word is reset, classified and hashed once per execution. The instrumentation stores a
 // constant rf_site right before each call, so after inlining the hook is a
 // single add of a constant to a register: no per-execution edge hashing and
 // one update per block. A block visited 256 times or more in one execution

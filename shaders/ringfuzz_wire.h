@@ -260,9 +260,11 @@
 //                   mutant
 //   flags           RF_PUSH_*
 //   cmp_sites       instrumented comparisons of the target
+// clang-format off
 #define RF_PUSH_FIELDS(F)                                                   \
   F(seed) F(slot_count) F(find_capacity) F(dict_count) F(step_budget)       \
   F(exec_steps) F(max_len) F(mutation_bound) F(flags) F(cmp_sites)
+// clang-format on
 #define RF_PUSH_WORDS 10u
 
 // Inputs of up to RF_REGISTER_WORDS words live in registers in the

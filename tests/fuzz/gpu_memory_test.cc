@@ -36,7 +36,8 @@ TEST(GpuMemoryTest, DefaultFindCapacityFitsTheBudgetAndTheBufferRange) {
   EXPECT_EQ(DefaultFindCapacity(true, 16, kLavapipeBufferRange), 4096u);
   EXPECT_EQ(DefaultFindCapacity(false, 16, UINT64_MAX), 16384u);
   // 32 KiB inputs: 8,202 words per entry; 64 MiB hold 2,045 of them.
-  const uint32_t lavapipe = DefaultFindCapacity(true, 8192, kLavapipeBufferRange);
+  const uint32_t lavapipe =
+      DefaultFindCapacity(true, 8192, kLavapipeBufferRange);
   EXPECT_EQ(lavapipe, 2045u);
   EXPECT_LE(FindQueueBytes(lavapipe, 8192), 64 * kMiB);
   EXPECT_GT(FindQueueBytes(lavapipe + 1, 8192), 64 * kMiB);

@@ -73,9 +73,6 @@ TEST(InputToStateTest, ChecksumFieldGetsTheComputedSum) {
   EXPECT_TRUE(solved);
 }
 
-// A string compared byte by byte in a loop ("HELLO" against an input that
-// has "HELP" at 5): the string pins the position, where the single
-// mismatching byte 'P' would also match at 0 and 1.
 // Records of type, length n, n payload bytes and a checksum byte (type + n
 // + payload, mod 256); record r must have type r + 1. The input's second
 // record has a valid checksum but type 1: the type compare (1 vs 2) gives
@@ -128,10 +125,14 @@ TEST(InputToStateTest, ChecksumPartnersAreCapped) {
   const std::vector<InputPatch> without =
       DeriveInputToStatePatches(input, log, 1000);
   log.push_back({0, 0xC0, 0xC0});
-  const std::vector<InputPatch> all = DeriveInputToStatePatches(input, log, 1000);
+  const std::vector<InputPatch> all =
+      DeriveInputToStatePatches(input, log, 1000);
   EXPECT_EQ(all.size(), without.size() + kChecksumPartners);
 }
 
+// A string compared byte by byte in a loop ("HELLO" against an input that
+// has "HELP" at 5): the string pins the position, where the single
+// mismatching byte 'P' would also match at 0 and 1.
 TEST(InputToStateTest, ByteStringComparedInALoopPinsThePosition) {
   const std::vector<uint8_t> input = Str("PPxxxHELPzz");
   const std::vector<CompareRecord> log = {
