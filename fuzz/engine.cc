@@ -12,6 +12,8 @@
 #include <string>
 #include <utility>
 
+#include "absl/algorithm/container.h"
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -601,9 +603,13 @@ int Engine::FailBatch(const absl::Status& status) {
 void Engine::SetRoundTimes(const BatchResult& result) {
   const bool device = result.device_start && result.device_end;
   if (!latency_clock_) {
-    latency_clock_ = device ? LatencyClock::kDevice : LatencyClock::kHost;
+    const bool ticks = absl::c_any_of(
+        result.costs, [](const ParentCost& c) { return c.first_clock != 0; });
+    latency_clock_ = ticks    ? LatencyClock::kDeviceTicks
+                     : device ? LatencyClock::kDevice
+                              : LatencyClock::kHost;
   }
-  if (*latency_clock_ == LatencyClock::kDevice && device) {
+  if (*latency_clock_ != LatencyClock::kHost && device) {
     round_start_ = *result.device_start;
     round_end_ = *result.device_end;
   } else {
@@ -681,7 +687,27 @@ std::optional<RoundSizer> Engine::MakeRoundSizer(uint32_t ceiling) const {
 
 void Engine::RecordLatency(const Batch& batch, const BatchResult& result,
                            absl::Duration batch_end) {
-  if (latency_.pending() == 0 || result.executions == 0) return;
+  if (result.clock_tick_ns > 0) tick_latency_.set_tick_ns(result.clock_tick_ns);
+  if (result.executions == 0) return;
+  if (tick_latency_.pending() > 0) {
+    // Each parent's earliest work item of the batch.
+    absl::flat_hash_map<size_t, uint64_t> first;
+    for (const ParentCost& cost : result.costs) {
+      if (cost.executions == 0 || cost.first_clock == 0) continue;
+      std::optional<size_t> index = corpus_.FindByExecutorIndex(cost.parent);
+      if (!index) continue;
+      auto [it, added] = first.emplace(*index, cost.first_clock);
+      if (!added) it->second = std::min(it->second, cost.first_clock);
+    }
+    std::vector<FeedbackLatency::Sample> samples;
+    for (const auto& [index, tick] : first) {
+      if (auto sample = tick_latency_.RanAtTick(index, tick)) {
+        samples.push_back(*sample);
+      }
+    }
+    PrintLatencySamples(samples);
+  }
+  if (round_latency_.pending() == 0) return;
   std::vector<size_t> ran;
   auto add = [&](uint32_t executor_index) {
     if (std::optional<size_t> index =
@@ -696,14 +722,19 @@ void Engine::RecordLatency(const Batch& batch, const BatchResult& result,
   } else {
     for (const WorkItem& item : batch.work) add(item.parent);
   }
-  for (const FeedbackLatency::Sample& sample :
-       latency_.BatchRan(ran, batch_end)) {
-    if (Verbose(2)) {
-      out_ << "INFO: feedback latency of corpus entry " << sample.index << ": "
-           << absl::FormatDuration(
-                  absl::Trunc(sample.latency, absl::Microseconds(10)))
-           << "\n";
-    }
+  std::vector<FeedbackLatency::Sample> bounds =
+      round_latency_.BatchRan(ran, batch_end);
+  if (latency_clock_ != LatencyClock::kDeviceTicks) PrintLatencySamples(bounds);
+}
+
+void Engine::PrintLatencySamples(
+    absl::Span<const FeedbackLatency::Sample> samples) {
+  if (!Verbose(2)) return;
+  for (const FeedbackLatency::Sample& sample : samples) {
+    out_ << "INFO: feedback latency of corpus entry " << sample.index << ": "
+         << absl::FormatDuration(
+                absl::Trunc(sample.latency, absl::Microseconds(10)))
+         << "\n";
   }
 }
 
@@ -768,7 +799,11 @@ std::optional<int> Engine::HandleFinds(const BatchResult& result) {
     CreditMutators(find.mutations);
     if (parent) corpus_.RecordFind(*parent, find.new_bits);
     fresh_.push_back(**added);
-    latency_.Found(**added, round_start_);
+    if (latency_clock_ == LatencyClock::kDeviceTicks &&
+        find.device_clock != 0) {
+      tick_latency_.FoundAtTick(**added, find.device_clock);
+    }
+    round_latency_.Found(**added, round_start_);
     new_units_waiting_.push_back({**added, find.opcode, find.mutations});
   }
   return std::nullopt;
@@ -1118,9 +1153,10 @@ FinalStats Engine::CollectFinalStats() {
   stats.exec_per_sec = ExecPerSec(total_execs_, ElapsedSeconds());
   stats.new_units = new_units_;
   stats.peak_rss_mb = PeakRssMb();
-  stats.latency_entries = latency_.samples();
-  stats.latency_p50_ms = CeilMilliseconds(latency_.Quantile(0.5));
-  stats.latency_p99_ms = CeilMilliseconds(latency_.Quantile(0.99));
+  const FeedbackLatency& latency = feedback_latency();
+  stats.latency_entries = latency.samples();
+  stats.latency_p50_ms = CeilMilliseconds(latency.Quantile(0.5));
+  stats.latency_p99_ms = CeilMilliseconds(latency.Quantile(0.99));
   stats.device_busy_percent = BusyPercent(device_busy(), LoopTime());
   stats.mutators = MutatorStats();
   stats.reloaded_units = reloaded_units_;
@@ -1214,10 +1250,21 @@ void Engine::PrintFinalStats() {
 }
 
 void Engine::PrintFeedbackSummary() {
-  out_ << FormatFeedbackLine(latency_.samples(), latency_.Quantile(0.5),
-                             latency_.Quantile(0.99),
-                             BusyPercent(device_busy(), LoopTime()))
+  const FeedbackLatency& latency = feedback_latency();
+  const bool ticks = latency_clock_ == LatencyClock::kDeviceTicks;
+  out_ << FormatFeedbackLine(latency.samples(), latency.Quantile(0.5),
+                             latency.Quantile(0.99),
+                             BusyPercent(device_busy(), LoopTime()), ticks)
        << "\n";
+  if (ticks && round_latency_.samples() > 0) {
+    // The rounds' bound beside it, from the same finds.
+    out_ << absl::StrFormat(
+        "INFO: by rounds (an upper bound) the same latency is p50 %.1f ms, "
+        "p99 %.1f ms over %d new entries\n",
+        absl::ToDoubleMilliseconds(round_latency_.Quantile(0.5)),
+        absl::ToDoubleMilliseconds(round_latency_.Quantile(0.99)),
+        round_latency_.samples());
+  }
   if (rounds_ > 0 && executor_->overlap() > 1) {
     // The host's work on a round ran while the next one ran on the device.
     out_ << "INFO: " << rounds_ << " overlapped rounds of "

@@ -154,7 +154,11 @@ class Engine {
   const Corpus& corpus() const { return corpus_; }
   uint64_t total_executions() const { return total_execs_; }
   uint64_t seed() const { return seed_; }
-  const FeedbackLatency& feedback_latency() const { return latency_; }
+  // By the device clock where the executor has one, else by rounds.
+  const FeedbackLatency& feedback_latency() const {
+    return latency_clock_ == LatencyClock::kDeviceTicks ? tick_latency_
+                                                        : round_latency_;
+  }
   // Time the device was busy so far: the dispatch time the executor
   // reports (BatchResult::device_time), or, for an executor that reports
   // none, the time inside Executor::RunBatch.
@@ -244,6 +248,8 @@ class Engine {
   // executor's costs when it reports them, else every item if it ran any).
   void RecordLatency(const Batch& batch, const BatchResult& result,
                      absl::Duration batch_end);
+  // -verbosity=2: one line per latency sample.
+  void PrintLatencySamples(absl::Span<const FeedbackLatency::Sample> samples);
   // Keeps `entry`, which the corpus directory did not take (`written`
   // says why), in the fallback directory or, failing that, in the log.
   void SaveUnsaved(const CorpusEntry& entry, const absl::Status& written);
@@ -364,7 +370,10 @@ class Engine {
   // Writes the corpus directory's new files off the fuzzing loop's thread;
   // made with the first input to write.
   std::unique_ptr<AsyncWriter> writer_;
-  FeedbackLatency latency_;
+  // Feedback latency by the device clock (when the executor has one) and,
+  // always, by rounds (its upper bound; see FeedbackLatency).
+  FeedbackLatency tick_latency_;
+  FeedbackLatency round_latency_;
   // The fuzzing loop's host time since the last batch it collected, by
   // step (-verbosity=2 batch lines).
   struct HostTimes {
@@ -373,11 +382,13 @@ class Engine {
   HostTimes host_;
   absl::Duration batch_start_;     // of the batch whose finds are handled
   absl::Duration last_collected_;  // when the last overlapped batch came back
-  // Feedback latency is measured on one clock for a whole run: the
-  // device's (BatchResult::device_start/end) where the executor has one,
-  // else the host's. round_start_ / round_end_: the batch whose finds are
-  // handled, on that clock.
-  enum class LatencyClock { kHost, kDevice };
+  // Feedback latency is measured on one clock for a whole run: the ticks
+  // that executions read (Find::device_clock, ParentCost::first_clock) where
+  // the executor has them, else by rounds on the device's timestamps
+  // (BatchResult::device_start/end), else by rounds on the host's clock.
+  // round_start_ / round_end_: the batch whose finds are handled, on the
+  // timestamps or the host's clock.
+  enum class LatencyClock { kHost, kDevice, kDeviceTicks };
   std::optional<LatencyClock> latency_clock_;
   absl::Duration round_start_, round_end_;
   // The device clock's reading at the first batch (-verbosity=2 lines).

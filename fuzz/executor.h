@@ -54,6 +54,9 @@ struct Find {
   // from the parent, in application order; empty when the executor does
   // not say (then `opcode` names the mutation) or nothing was mutated.
   std::vector<uint32_t> mutations;
+  // The device clock when the execution ended, in the ticks of
+  // BatchResult::clock_tick_ns; 0 where the executor has no such clock.
+  uint64_t device_clock = 0;
   // Where a bug was reported in the target source ("" / 0 when unknown).
   std::string function;
   std::string file;
@@ -69,6 +72,9 @@ struct ParentCost {
   uint32_t parent = 0;  // corpus index (as in WorkItem::parent)
   uint64_t executions = 0;
   uint64_t steps = 0;
+  // The device clock when the work item's first mutant started (see
+  // Find::device_clock); 0 where unknown.
+  uint64_t first_clock = 0;
 };
 
 // What one batch did.
@@ -93,6 +99,10 @@ struct BatchResult {
   // the same executor); unset where the executor has no device clock.
   std::optional<absl::Duration> device_start;
   std::optional<absl::Duration> device_end;
+  // Nanoseconds per tick of the device clock of Find::device_clock and
+  // ParentCost::first_clock, as measured so far (refined from batch to
+  // batch); zero where those clocks are not set or not yet measured.
+  double clock_tick_ns = 0;
   // Host time the executor spent on this batch once its device work had
   // ended (reading its finds, deriving what it learned); zero for
   // executors that do not measure it.

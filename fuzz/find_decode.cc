@@ -81,6 +81,8 @@ DecodedFindQueue DecodeFindQueue(absl::Span<const uint32_t> queue,
     find.aux = entry[RF_FIND_AUX];
     find.new_bits = entry[RF_FIND_NEW_BITS];
     find.mutations = UnpackMutations(entry[RF_FIND_MUTATIONS]);
+    find.device_clock =
+        uint64_t{entry[RF_FIND_CLOCK_HI]} << 32 | entry[RF_FIND_CLOCK_LO];
     if (IsBug(find.kind)) Locate(entry[RF_FIND_SITE], sites, find);
     if (entry[RF_FIND_KIND] == RF_FIND_CANDIDATE) {
       out.candidates.push_back(std::move(find));

@@ -16,7 +16,7 @@ add_library(ringfuzz_gpu STATIC
   ${CMAKE_SOURCE_DIR}/fuzz/target_limits.cc)
 target_include_directories(ringfuzz_gpu PUBLIC ${CMAKE_SOURCE_DIR})
 target_link_libraries(ringfuzz_gpu PUBLIC ringfuzz_runtime ringfuzz_shaders
-  ringfuzz_file_read ringfuzz_find_decode
+  ringfuzz_file_read ringfuzz_find_decode ringfuzz_device_clock_fit
   SPIRV-Headers::SPIRV-Headers absl::status absl::statusor absl::strings
   absl::flat_hash_map absl::flat_hash_set
   absl::str_format absl::span absl::time Threads::Threads)

@@ -115,6 +115,7 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
   vk::ProgressNotice build_notice(
       PipelineBuildWhat(info),
       PipelineBuildNoticeOptions(options.compile_timeout));
+  build.device_clock = device->features().shader_device_clock;
   // The target gets the device's shared memory, less the megakernel's.
   build.limits = WithDeviceSharedMemory(build.limits, info.name,
                                         info.max_compute_shared_memory_bytes);
@@ -142,9 +143,9 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
   absl::StatusOr<vk::Buffer> control =
       vk::Buffer::Create(*device, ControlBytes());
   if (!control.ok()) return control.status();
-  // The slots, then a word per slot and lane: where each lane of a slot
-  // that ran out of loop budget goes on when the slot is claimed again
-  // (rf_progress_word in megakernel_main.glsl).
+  // The slots, then each slot's tail (RF_SLOT_TAIL_WORDS): where each lane
+  // of a slot that ran out of loop budget goes on when the slot is claimed
+  // again, and when the slot was first claimed.
   absl::StatusOr<vk::Buffer> ring =
       vk::Buffer::Create(*device, RingBytes(ring_slots), polled);
   if (!ring.ok()) return ring.status();
@@ -675,9 +676,12 @@ absl::Status GpuExecutor::CollectFinds(const uint32_t* counters,
         "): a device fault or a megakernel bug; the inputs found so far are "
         "saved"));
   }
+  const absl::Duration when =
+      result.device_start.value_or(absl::ZeroDuration());
   for (std::vector<Find>* list : {&decoded.finds, &decoded.candidates}) {
     for (Find& find : *list) {
       if (find.data.size() > len_limit_) find.data.resize(len_limit_);
+      find.device_clock = clock_fit_.Extend(find.device_clock, when);
     }
   }
   for (Find& find : decoded.finds) result.finds.push_back(std::move(find));
@@ -731,8 +735,28 @@ void GpuExecutor::CollectCosts(uint32_t slot_count, BatchResult& result,
         slot[RF_SLOT_OPCODE] == RF_OP_CALIBRATE) {
       continue;
     }
+    const uint64_t clock_lo =
+        SlotTailWord(ring_slots_, s, RF_TAIL_CLOCK_LO(kWorkgroupLanes));
+    const uint64_t clock_hi =
+        SlotTailWord(ring_slots_, s, RF_TAIL_CLOCK_HI(kWorkgroupLanes));
+    const uint64_t raw = uint64_t{ring[clock_hi]} << 32 | ring[clock_lo];
     result.costs.push_back(
-        {args[RF_ARG_PARENT], args[RF_ARG_EXECS], args[RF_ARG_STEPS]});
+        {args[RF_ARG_PARENT], args[RF_ARG_EXECS], args[RF_ARG_STEPS],
+         clock_fit_.Extend(
+             raw, result.device_start.value_or(absl::ZeroDuration()))});
+  }
+  // The batch's earliest claim anchors the device clock to its start (the
+  // same anchor again for each later dispatch of a batch).
+  uint64_t first_tick = 0;
+  for (const ParentCost& cost : result.costs) {
+    if (cost.first_clock != 0 &&
+        (first_tick == 0 || cost.first_clock < first_tick)) {
+      first_tick = cost.first_clock;
+    }
+  }
+  if (first_tick != 0 && result.device_start) {
+    clock_fit_.Anchor(*result.device_start, first_tick);
+    result.clock_tick_ns = clock_fit_.tick_ns();
   }
 }
 
@@ -872,6 +896,7 @@ absl::Status GpuExecutor::Calibrate(const std::vector<Find>& inputs,
         find.parent = inputs[first + i].parent;
         find.opcode = inputs[first + i].opcode;
         find.mutations = inputs[first + i].mutations;
+        find.device_clock = inputs[first + i].device_clock;
       }
       result.finds.push_back(std::move(find));
     }

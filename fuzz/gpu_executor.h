@@ -20,6 +20,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "fuzz/device_clock_fit.h"
 #include "fuzz/executor.h"
 #include "fuzz/gpu_build_notice.h"
 #include "fuzz/gpu_megakernel.h"
@@ -370,7 +371,9 @@ class GpuExecutor final : public Executor {
   void CollectMutatorUses(const uint32_t* uses, BatchResult& result);
   // Appends the cost of each of the first `slot_count` slots of ring
   // `parity` that completed (DONE or FAULT) with executions, and mutated a
-  // corpus input (not a compare log or calibration), to `result.costs`.
+  // corpus input (not a compare log or calibration), to `result.costs`,
+  // with the tick of its first claim; anchors the device clock's rate to
+  // the batch's start (result.clock_tick_ns).
   void CollectCosts(uint32_t slot_count, BatchResult& result,
                     uint32_t parity = 0);
   // Slots of the first `slot_count` of ring `parity` still PUBLISHED or
@@ -493,6 +496,8 @@ class GpuExecutor final : public Executor {
   uint64_t candidates_evaluated_ = 0;
   uint32_t dict_count_ = 0;
   uint32_t ring_slots_ = 0;
+  // The device clock's rate (CollectCosts anchors it once per batch).
+  DeviceClockFit clock_fit_;
   uint32_t find_capacity_ = 0;
   uint32_t step_budget_ = 0;
   uint32_t exec_steps_ = 0;

@@ -47,7 +47,10 @@ absl::StatusOr<Megakernel> BuildMegakernel(const std::string& target_name,
       absl::StrCat("#version 450\n"
                    "#extension GL_GOOGLE_include_directive : require\n"
                    "#extension GL_EXT_control_flow_attributes : require\n"
-                   "#extension GL_KHR_shader_subgroup_arithmetic : require\n"
+                   "#extension GL_KHR_shader_subgroup_arithmetic : require\n",
+                   options.device_clock
+                       ? "#extension GL_EXT_shader_realtime_clock : require\n"
+                       : "",
                    "#include \"megakernel_prelude.glsl\"\n"
                    "#include \"megakernel_mutate.glsl\"\n"
                    "#include \"ringfuzz.h\"\n"
@@ -70,6 +73,9 @@ absl::StatusOr<Megakernel> BuildMegakernel(const std::string& target_name,
   if (options.value_profile)
     compile.defines.push_back({"RF_VALUE_PROFILE", "1"});
   if (options.havoc_only) compile.defines.push_back({"RF_HAVOC_ONLY", "1"});
+  if (options.device_clock) {
+    compile.defines.push_back({"RF_DEVICE_CLOCK", "1"});
+  }
   compile.debug_info = true;
   // Compiles and instruments with `defines` added.
   auto build =

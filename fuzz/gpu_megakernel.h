@@ -47,6 +47,10 @@ struct MegakernelOptions {
   // its full size whatever its work kind; GpuExecutor runs the other kinds
   // on a full build.
   bool havoc_only = false;
+  // The device has a device-scope shader clock (vk::DeviceFeatures::
+  // shader_device_clock): finds and slot claims carry its time
+  // (RF_FIND_CLOCK_LO, RF_TAIL_CLOCK_LO in shaders/ringfuzz_wire.h).
+  bool device_clock = false;
   // What the device can build (fuzz/target_limits.h): a megakernel beyond
   // these is refused before the driver sees it.
   TargetLimits limits;

@@ -8,9 +8,8 @@
 namespace ringfuzz {
 
 uint64_t RingBytes(uint64_t slots) {
-  // The slots, then a word per slot and lane: where each lane of a slot
-  // that ran out of loop budget goes on (rf_progress_word).
-  return slots * (RF_SLOT_BYTES + kWorkgroupLanes * 4);
+  // The slots, then each slot's tail (RF_SLOT_TAIL_WORDS).
+  return slots * (RF_SLOT_BYTES + RF_SLOT_TAIL_WORDS(kWorkgroupLanes) * 4);
 }
 
 uint64_t FindQueueBytes(uint64_t capacity, uint64_t max_words) {

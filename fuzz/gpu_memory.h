@@ -8,8 +8,8 @@
 // max_len / 4 words per input, S ring slots (256 / 4,096), L compare-log
 // entries (256 / 1,024), 2 of the ring and find queue with overlapped
 // rounds (GPUs):
-//   ring          S * (64 + 256) bytes           (per ring)
-//   find queue    F * (10 + W) * 4 bytes         (per queue)
+//   ring          S * (64 + 264) bytes           (per ring)
+//   find queue    F * (12 + W) * 4 bytes         (per queue)
 //   maps          156,928 bytes of control words and coverage maps, and
 //                 2 snapshots of kSnapshotWords (13,056 bytes each) with
 //                 overlapped rounds
@@ -52,6 +52,13 @@ inline constexpr uint32_t kCpuCompareLogs = 256;
 inline constexpr uint32_t kGpuCompareLogs = 1024;
 // Invocations of one megakernel workgroup.
 inline constexpr uint32_t kWorkgroupLanes = 64;
+// The index of word `word` of slot `slot`'s tail (RF_SLOT_TAIL_WORDS) in a
+// ring buffer of `capacity` slots (RingBytes(capacity)).
+inline uint64_t SlotTailWord(uint64_t capacity, uint32_t slot, uint32_t word) {
+  return capacity * RF_SLOT_WORDS +
+         uint64_t{slot} * RF_SLOT_TAIL_WORDS(kWorkgroupLanes) + word;
+}
+
 // Corpus inputs the corpus buffer has index entries for before it first
 // grows, and its first data region: this many inputs of 17 words, or 64
 // inputs of max_len, whichever is more.

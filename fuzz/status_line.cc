@@ -115,19 +115,25 @@ uint64_t BusyPercent(absl::Duration busy, absl::Duration wall) {
 }
 
 std::string FormatFeedbackLine(uint64_t entries, absl::Duration p50,
-                               absl::Duration p99, uint64_t busy_percent) {
+                               absl::Duration p99, uint64_t busy_percent,
+                               bool by_device_clock) {
   const std::string busy =
       absl::StrCat("device busy ", busy_percent, "% of the fuzzing loop");
   if (entries == 0) {
     return absl::StrCat(
         "INFO: feedback latency: no new entry had mutants run; ", busy);
   }
+  const char* measured =
+      by_device_clock
+          ? "the execution that found an entry to the start of its first "
+            "mutant, on the device's clock"
+          : "start of the batch that found an entry to the end of the first "
+            "batch that ran its mutants: an upper bound";
   return absl::StrFormat(
       "INFO: feedback latency p50 %.1f ms, p99 %.1f ms over %d new entries "
-      "(start of the batch that found an entry to the end of the first "
-      "batch that ran its mutants: an upper bound); %s",
+      "(%s); %s",
       absl::ToDoubleMilliseconds(p50), absl::ToDoubleMilliseconds(p99), entries,
-      busy);
+      measured, busy);
 }
 
 uint64_t ExecPerSec(uint64_t runs, uint64_t seconds) {

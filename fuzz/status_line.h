@@ -72,10 +72,10 @@ struct FinalStats {
   uint64_t new_units = 0;
   uint64_t slowest_unit_time_sec = 0;  // not measured per input: always 0
   uint64_t peak_rss_mb = 0;
-  // Feedback latency (FeedbackLatency, fuzz/engine.h: from the start of the
-  // batch that found an entry to the end of the first batch that ran its
-  // mutants, an upper bound) over `latency_entries` new entries, in whole
-  // milliseconds rounded up; 0 without entries.
+  // Feedback latency (FeedbackLatency: from the execution that found an
+  // entry to its first mutant on the device's clock where the executor has
+  // one, else an upper bound by rounds) over `latency_entries` new entries,
+  // in whole milliseconds rounded up; 0 without entries.
   uint64_t latency_entries = 0;
   uint64_t latency_p50_ms = 0;
   uint64_t latency_p99_ms = 0;
@@ -112,9 +112,12 @@ uint64_t BusyPercent(absl::Duration busy, absl::Duration wall);
 // Returns the Done area's line, e.g. "INFO: feedback latency p50 12.5 ms,
 // p99 40.0 ms over 17 new entries (...); device busy 93% of the fuzzing
 // loop", or with no entry measured "INFO: feedback latency: no new entry
-// had mutants run; device busy ...". No trailing newline.
+// had mutants run; device busy ...". The parenthesis says how the latency
+// was measured: by the device clock (exact) or by rounds (an upper bound;
+// see FeedbackLatency). No trailing newline.
 std::string FormatFeedbackLine(uint64_t entries, absl::Duration p50,
-                               absl::Duration p99, uint64_t busy_percent);
+                               absl::Duration p99, uint64_t busy_percent,
+                               bool by_device_clock = false);
 
 // Returns runs / seconds, or 0 before the first whole second (libFuzzer).
 uint64_t ExecPerSec(uint64_t runs, uint64_t seconds);

@@ -32,17 +32,21 @@ absl::StatusOr<uint32_t> ComputeQueueFamily(VkPhysicalDevice physical,
 
 // The supported subset of what the megakernel can use, as Vulkan structs
 // ready to chain into VkDeviceCreateInfo.
+// `clock` is chained only where the device has VK_KHR_shader_clock.
 struct FeatureChain {
   VkPhysicalDeviceFeatures2 core{};
   VkPhysicalDeviceVulkan11Features v11{};
   VkPhysicalDeviceVulkan12Features v12{};
+  VkPhysicalDeviceShaderClockFeaturesKHR clock{};
 
-  FeatureChain() {
+  explicit FeatureChain(bool with_clock) {
     core.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
     v11.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES;
     v12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
+    clock.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR;
     core.pNext = &v11;
     v11.pNext = &v12;
+    if (with_clock) v12.pNext = &clock;
   }
   FeatureChain(const FeatureChain&) = delete;
   FeatureChain& operator=(const FeatureChain&) = delete;
@@ -60,6 +64,7 @@ DeviceFeatures EnableSupported(const FeatureChain& supported,
   f.vulkan_memory_model_device_scope =
       supported.v12.vulkanMemoryModelDeviceScope;
   f.shader_buffer_int64_atomics = supported.v12.shaderBufferInt64Atomics;
+  f.shader_device_clock = supported.clock.shaderDeviceClock;
 
   enabled.core.features.shaderInt64 = f.shader_int64;
   enabled.core.features.shaderInt16 = f.shader_int16;
@@ -69,7 +74,23 @@ DeviceFeatures EnableSupported(const FeatureChain& supported,
   enabled.v12.vulkanMemoryModel = f.vulkan_memory_model;
   enabled.v12.vulkanMemoryModelDeviceScope = f.vulkan_memory_model_device_scope;
   enabled.v12.shaderBufferInt64Atomics = f.shader_buffer_int64_atomics;
+  enabled.clock.shaderDeviceClock = f.shader_device_clock;
   return f;
+}
+
+// True iff `physical` offers device extension `name`.
+absl::StatusOr<bool> HasExtension(VkPhysicalDevice physical, const char* name) {
+  uint32_t count = 0;
+  RINGFUZZ_VK_RETURN_IF_ERROR(
+      vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, nullptr));
+  std::vector<VkExtensionProperties> extensions(count);
+  RINGFUZZ_VK_RETURN_IF_ERROR(vkEnumerateDeviceExtensionProperties(
+      physical, nullptr, &count, extensions.data()));
+  extensions.resize(count);
+  for (const VkExtensionProperties& e : extensions) {
+    if (std::strcmp(e.extensionName, name) == 0) return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -104,10 +125,17 @@ absl::StatusOr<Device> Device::Create(const Instance& instance,
   RINGFUZZ_ASSIGN_OR_RETURN(device.queue_family_,
                             ComputeQueueFamily(physical, info));
 
-  FeatureChain supported;
+  RINGFUZZ_ASSIGN_OR_RETURN(
+      const bool has_clock,
+      HasExtension(physical, VK_KHR_SHADER_CLOCK_EXTENSION_NAME));
+  FeatureChain supported(has_clock);
   vkGetPhysicalDeviceFeatures2(physical, &supported.core);
-  FeatureChain enabled;
+  FeatureChain enabled(has_clock);
   device.features_ = EnableSupported(supported, enabled);
+  std::vector<const char*> extensions;
+  if (device.features_.shader_device_clock) {
+    extensions.push_back(VK_KHR_SHADER_CLOCK_EXTENSION_NAME);
+  }
 
   const float priority = 1.0f;
   VkDeviceQueueCreateInfo queue_info{};
@@ -121,6 +149,8 @@ absl::StatusOr<Device> Device::Create(const Instance& instance,
   create_info.pNext = &enabled.core;
   create_info.queueCreateInfoCount = 1;
   create_info.pQueueCreateInfos = &queue_info;
+  create_info.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
+  create_info.ppEnabledExtensionNames = extensions.data();
   RINGFUZZ_VK_RETURN_IF_ERROR(
       vkCreateDevice(physical, &create_info, nullptr, &device.device_));
   vkGetDeviceQueue(device.device_, device.queue_family_, 0, &device.queue_);

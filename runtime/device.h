@@ -27,6 +27,9 @@ struct DeviceFeatures {
   bool vulkan_memory_model = false;
   bool vulkan_memory_model_device_scope = false;
   bool shader_buffer_int64_atomics = false;
+  // VK_KHR_shader_clock's device-scope clock (GL_EXT_shader_realtime_clock):
+  // one timeline that every invocation of the device reads.
+  bool shader_device_clock = false;
 };
 
 // Owns a VkDevice and its compute queue. Move-only.

@@ -21,14 +21,18 @@ shared uint rf_sh_requeue;  // a lane ran out of loop budget with work left
 // Set by rf_claim: the status the claimed slot had (PUBLISHED or REQUEUE).
 uint rf_claimed_from;
 
-// Per-lane progress of the ring's slots, after the slots in the ring buffer
-// (the host sizes it: capacity * (RF_SLOT_WORDS + RF_LOCAL_SIZE) words):
-// word slot * RF_LOCAL_SIZE + lane is the lane's next mutant when the slot
-// was last left, so a REQUEUE slot resumes where each lane stopped.
-uint rf_progress_word(uint slot, uint lane) {
-  uint capacity = uint(rf_ring.length()) / (RF_SLOT_WORDS + RF_LOCAL_SIZE);
-  return capacity * RF_SLOT_WORDS + slot * RF_LOCAL_SIZE + lane;
+// Word `word` of slot `slot`'s tail, after the slots in the ring buffer
+// (RF_SLOT_TAIL_WORDS; the host sizes the ring: capacity *
+// (RF_SLOT_WORDS + RF_SLOT_TAIL_WORDS(RF_LOCAL_SIZE)) words).
+uint rf_tail_word(uint slot, uint word) {
+  uint tail = RF_SLOT_TAIL_WORDS(RF_LOCAL_SIZE);
+  uint capacity = uint(rf_ring.length()) / (RF_SLOT_WORDS + tail);
+  return capacity * RF_SLOT_WORDS + slot * tail + word;
 }
+
+// The lane's next mutant when the slot was last left, so that a REQUEUE
+// slot resumes where each lane stopped.
+uint rf_progress_word(uint slot, uint lane) { return rf_tail_word(slot, lane); }
 
 // Runs the target once on rf_in[0, len).
 void rf_execute(uint len) {
@@ -80,6 +84,9 @@ uint rf_push_find(uint kind, uint slot, uint parent, uint opcode, uint mutations
   rf_finds[base + RF_FIND_NEW_BITS] = rf_new_bits;
   rf_finds[base + RF_FIND_SITE] = rf_fault_site;
   rf_finds[base + RF_FIND_MUTATIONS] = mutations;
+  uvec2 clock = rf_device_clock();
+  rf_finds[base + RF_FIND_CLOCK_LO] = clock.x;
+  rf_finds[base + RF_FIND_CLOCK_HI] = clock.y;
   uint words = (rf_len + 3u) >> 2u;
   for (uint w = 0u; w < words; ++w) {
     uint keep = (w + 1u) * 4u <= rf_len ? 0xFFFFFFFFu
@@ -408,6 +415,11 @@ void main() {
       rf_claimed_from = RF_STATUS_PUBLISHED;
       rf_sh_slot = rf_sh_out_of_budget != 0u ? RF_NO_SLOT : rf_claim();
       rf_sh_resumed = rf_claimed_from == RF_STATUS_REQUEUE ? 1u : 0u;
+      if (rf_sh_slot != RF_NO_SLOT && rf_sh_resumed == 0u) {
+        uvec2 clock = rf_device_clock();
+        rf_ring[rf_tail_word(rf_sh_slot, RF_TAIL_CLOCK_LO(RF_LOCAL_SIZE))] = clock.x;
+        rf_ring[rf_tail_word(rf_sh_slot, RF_TAIL_CLOCK_HI(RF_LOCAL_SIZE))] = clock.y;
+      }
       rf_sh_requeue = 0u;
       rf_sh_execs = 0u;
       rf_sh_finds = 0u;

@@ -9,6 +9,9 @@
 //   RF_VALUE_PROFILE  (optional) compare-distance features, see rf_cmp_hook
 //   RF_NO_COVERAGE  (optional) the target has no coverage hooks (measuring
 //                   what coverage costs): no hit-count features either
+//   RF_DEVICE_CLOCK (optional) the device has a device-scope shader clock
+//                   (VK_KHR_shader_clock's shaderDeviceClock) and the
+//                   source enables GL_EXT_shader_realtime_clock
 #include "ringfuzz_wire.h"
 #include "ringfuzz_mutators.h"
 
@@ -46,6 +49,16 @@ layout(std430, set = 0, binding = RF_BINDING_CMPLOG) buffer RF_CmpLog {
 layout(std430, set = 0, binding = RF_BINDING_PATCHES) readonly buffer RF_Patches {
   uint rf_patches[];
 };
+
+// The device clock in its own ticks (low word, high word), one timeline
+// for every invocation of the device; (0, 0) without RF_DEVICE_CLOCK.
+uvec2 rf_device_clock() {
+#ifdef RF_DEVICE_CLOCK
+  return clockRealtime2x32EXT();
+#else
+  return uvec2(0u, 0u);
+#endif
+}
 
 // Per-dispatch parameters: the fields of RF_PUSH_FIELDS (ringfuzz_wire.h).
 #define RF_PUSH_DECLARE(name) uint name;

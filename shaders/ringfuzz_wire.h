@@ -46,6 +46,20 @@
 #define RF_SLOT_ARG0 4u  // args 0..11 are words 4..15
 #define RF_SLOT_ARG_COUNT 12u
 
+// Ring buffer beyond the slots (ringfuzz's, never read by telemetry): a
+// ring of C slots run by workgroups of L lanes holds C * RF_SLOT_WORDS slot
+// words, then RF_SLOT_TAIL_WORDS(L) words per slot, slot s's at
+// C * RF_SLOT_WORDS + s * RF_SLOT_TAIL_WORDS(L):
+//   words 0 .. L-1   each lane's next mutant when the slot was last left
+//                    (a REQUEUE slot resumes there);
+//   RF_TAIL_CLOCK_LO(L), RF_TAIL_CLOCK_HI(L)
+//                    the device clock when the slot was claimed from
+//                    PUBLISHED (its first mutant's start); 0 without
+//                    RF_DEVICE_CLOCK.
+#define RF_SLOT_TAIL_WORDS(lanes) ((lanes) + 2u)
+#define RF_TAIL_CLOCK_LO(lanes) (lanes)
+#define RF_TAIL_CLOCK_HI(lanes) ((lanes) + 1u)
+
 // Slot statuses. Any other value decodes as Unknown(raw).
 #define RF_STATUS_EMPTY 0u
 #define RF_STATUS_PUBLISHED 1u
@@ -200,7 +214,12 @@
 // input from its parent, as one packed mutation sequence (RF_MUT_SEQ_*);
 // RF_MUT_SEQ_EMPTY for unmutated inputs (replays, calibrations).
 #define RF_FIND_MUTATIONS 9u
-#define RF_FIND_HEADER_WORDS 10u
+// CLOCK_LO/HI: the device clock (GL_EXT_shader_realtime_clock, in the
+// device's own ticks) when the execution ended; 0 where the megakernel was
+// built without it (RF_DEVICE_CLOCK).
+#define RF_FIND_CLOCK_LO 10u
+#define RF_FIND_CLOCK_HI 11u
+#define RF_FIND_HEADER_WORDS 12u
 #define RF_FIND_WORDS(max_words) (RF_FIND_HEADER_WORDS + (max_words))
 
 #define RF_FIND_NEW_COVERAGE 1u

@@ -102,6 +102,10 @@ struct DeviceSpeed {
   // Of each batch's time, how much the executor reports as device time
   // (BatchResult::device_time); the rest is host work inside RunBatch.
   double device_share = 0;
+  // Report a device clock of 10 ns ticks (Find::device_clock,
+  // ParentCost::first_clock): every work item's first mutant starts 1 ms
+  // after its batch does, and every find ends 2 ms before its batch ends.
+  bool device_clock = false;
 };
 
 class TimedExecutor final : public Executor {
@@ -120,11 +124,27 @@ class TimedExecutor final : public Executor {
   absl::StatusOr<BatchResult> RunBatch(absl::Span<const WorkItem> work,
                                        uint64_t seed) override {
     inputs_at_batch_.push_back(inner_.inputs().size());
+    const absl::Duration start = clock_.Now();
     absl::StatusOr<BatchResult> result = inner_.RunBatch(work, seed);
     if (!result.ok()) return result;
     const absl::Duration took =
         speed_.overhead +
         speed_.per_exec * static_cast<int64_t>(result->executions);
+    if (speed_.device_clock) {
+      auto tick = [](absl::Duration t) {
+        return uint64_t{1000000000} +
+               static_cast<uint64_t>(absl::ToInt64Nanoseconds(t) / 10);
+      };
+      result->costs.clear();
+      for (const WorkItem& item : work) {
+        result->costs.push_back(
+            {item.parent, item.count, 0, tick(start + absl::Milliseconds(1))});
+      }
+      for (Find& find : result->finds) {
+        find.device_clock = tick(start + took - absl::Milliseconds(2));
+      }
+      result->clock_tick_ns = 10;
+    }
     clock_.Advance(took);
     durations_.push_back(took);
     result->device_time = took * speed_.device_share;
@@ -1301,6 +1321,26 @@ TEST(FeedbackLatencyTest, ScriptedSequence) {
 // the batches' time out of the loop's.
 // An executor that measures its device's time (BatchResult::device_time):
 // the device is busy for that time only, not for all of RunBatch.
+TEST(FeedbackLatencyTest, DeviceTicksScaleByTheLatestTickLength) {
+  FeedbackLatency latency;
+  latency.FoundAtTick(1, 1000);
+  latency.FoundAtTick(2, 1500);
+  latency.FoundAtTick(1, 1800);  // found again: keeps its first tick
+  EXPECT_FALSE(latency.RanAtTick(7, 2000).has_value());  // never found
+  std::optional<FeedbackLatency::Sample> one = latency.RanAtTick(1, 3000);
+  ASSERT_TRUE(one.has_value());
+  EXPECT_EQ(one->latency, absl::Nanoseconds(2000));      // 1 ns per tick so far
+  EXPECT_FALSE(latency.RanAtTick(1, 9000).has_value());  // taken already
+  latency.set_tick_ns(2.5);
+  std::optional<FeedbackLatency::Sample> two = latency.RanAtTick(2, 1900);
+  ASSERT_TRUE(two.has_value());
+  EXPECT_EQ(two->latency, absl::Nanoseconds(1000));  // 400 ticks
+  // Every sample is scaled by the latest tick length.
+  EXPECT_EQ(latency.Quantile(0.5), absl::Nanoseconds(1000));
+  EXPECT_EQ(latency.Quantile(1.0), absl::Nanoseconds(5000));
+  EXPECT_EQ(latency.pending(), 0u);
+}
+
 TEST(EngineTest, DeviceBusyIsTheReportedDeviceTime) {
   FakeClock clock;
   DeviceSpeed speed;
@@ -1325,33 +1365,85 @@ TEST(EngineTest, DeviceBusyIsTheReportedDeviceTime) {
                         "2.5ms host work inside the executor"));
 }
 
-TEST(EngineTest, FeedbackLatencyAndDeviceBusyShare) {
-  FakeClock clock;
+// Batches of 10 ms on the device and 3 ms of host work per new entry
+// (the feedback latency tests), 20,000 runs of 64 slots of 16 mutants.
+DeviceSpeed LatencySpeed(bool device_clock) {
   DeviceSpeed speed;
   speed.per_exec = absl::ZeroDuration();
   speed.overhead = absl::Milliseconds(10);
   speed.host_time = absl::Milliseconds(3);
-  TimedExecutor executor(NoBug(), clock, speed);
+  speed.device_clock = device_clock;
+  return speed;
+}
+
+Config LatencyConfig() {
   Config config = TestConfig();
   config.batch_slots = 64;
   config.slot_execs = 16;
   config.runs = 20000;
   config.print_final_stats = true;
+  return config;
+}
+
+// Each entry found by batch b waits `fixed_ms` + 3 ms per entry b found,
+// in ms, sorted; `inputs`: the executor's inputs at each batch.
+std::vector<int64_t> ExpectedLatencies(const std::vector<size_t>& inputs,
+                                       int64_t fixed_ms) {
+  std::vector<int64_t> expected;
+  for (size_t b = 0; b + 1 < inputs.size(); ++b) {
+    const size_t found = inputs[b + 1] - inputs[b];
+    for (size_t i = 0; i < found; ++i) {
+      expected.push_back(fixed_ms + 3 * static_cast<int64_t>(found));
+    }
+  }
+  std::sort(expected.begin(), expected.end());
+  return expected;
+}
+
+// With a device clock, the latency is from the finding execution to the
+// entry's first mutant: an entry found 2 ms before the end of batch b (10
+// ms) runs 1 ms into batch b + 1, which starts after 3 ms of host work per
+// entry of b: 2 + 3 * found + 1 ms.
+TEST(EngineTest, FeedbackLatencyByTheDeviceClock) {
+  FakeClock clock;
+  TimedExecutor executor(NoBug(), clock, LatencySpeed(/*device_clock=*/true));
   std::ostringstream out;
-  Engine engine(config, executor, out, clock);
+  Engine engine(LatencyConfig(), executor, out, clock);
+  ASSERT_EQ(engine.Run({}), 0) << out.str();
+  const std::vector<int64_t> expected =
+      ExpectedLatencies(executor.inputs_at_batch(), 3);
+  ASSERT_GT(expected.size(), 3u);
+  const FeedbackLatency& latency = engine.feedback_latency();
+  EXPECT_EQ(latency.samples(), expected.size());
+  EXPECT_EQ(latency.Quantile(0.5),
+            absl::Milliseconds(expected[(expected.size() + 1) / 2 - 1]));
+  EXPECT_EQ(
+      latency.Quantile(0.99),
+      absl::Milliseconds(
+          expected[static_cast<size_t>(std::ceil(0.99 * expected.size())) -
+                   1]));
+  EXPECT_THAT(out.str(), HasSubstr("(the execution that found an entry to "
+                                   "the start of its first mutant, on the "
+                                   "device's clock)"));
+  // By rounds, each entry waits from its batch's start to the end of the
+  // next, 10 + 3 * found + 10 ms: 17 ms more than by the clock.
+  EXPECT_THAT(out.str(),
+              HasSubstr(absl::StrCat(
+                  "INFO: by rounds (an upper bound) the same latency is p50 ",
+                  expected[(expected.size() + 1) / 2 - 1] + 17, ".0 ms")));
+}
+
+TEST(EngineTest, FeedbackLatencyAndDeviceBusyShare) {
+  FakeClock clock;
+  TimedExecutor executor(NoBug(), clock, LatencySpeed(/*device_clock=*/false));
+  std::ostringstream out;
+  Engine engine(LatencyConfig(), executor, out, clock);
   ASSERT_EQ(engine.Run({}), 0) << out.str();
   const auto& inputs = executor.inputs_at_batch();
   const size_t batches = inputs.size();
   ASSERT_GT(batches, 3u);
-  std::vector<int64_t> expected;  // ms
-  for (size_t b = 0; b + 1 < batches; ++b) {
-    const size_t found = inputs[b + 1] - inputs[b];
-    for (size_t i = 0; i < found; ++i) {
-      expected.push_back(20 + 3 * static_cast<int64_t>(found));
-    }
-  }
+  const std::vector<int64_t> expected = ExpectedLatencies(inputs, 20);
   ASSERT_GT(expected.size(), 3u);
-  std::sort(expected.begin(), expected.end());
   const FeedbackLatency& latency = engine.feedback_latency();
   EXPECT_EQ(latency.samples(), expected.size());
   const int64_t p50 = expected[(expected.size() + 1) / 2 - 1];

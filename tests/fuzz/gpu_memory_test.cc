@@ -15,8 +15,10 @@ constexpr uint64_t kMiB = uint64_t{1} << 20;
 constexpr uint64_t kLavapipeBufferRange = 128 * kMiB;
 
 TEST(GpuMemoryTest, FormulasOfTheFileComment) {
-  EXPECT_EQ(RingBytes(256), 256u * (64 + 256));
-  EXPECT_EQ(FindQueueBytes(4096, 16), 4096u * (10 + 16) * 4);
+  // 64-byte slots, then per slot one word per lane (64) and two clock words.
+  EXPECT_EQ(RingBytes(256), 256u * (64 + 64 * 4 + 2 * 4));
+  // 12 header words (kind .. mutations, two clock words), then the input.
+  EXPECT_EQ(FindQueueBytes(4096, 16), 4096u * (12 + 16) * 4);
   EXPECT_EQ(ControlBytes(), 156928u);
   EXPECT_EQ(SnapshotBytes(), 2u * 13056);
   EXPECT_EQ(CompareLogBytes(256), 256u * 385 * 4);

@@ -132,6 +132,12 @@ TEST(StatusLineTest, LatencyAndBusyShare) {
             "entries (start of the batch that found an entry to the end of "
             "the first batch that ran its mutants: an upper bound); device "
             "busy 93% of the fuzzing loop");
+  EXPECT_EQ(FormatFeedbackLine(3, absl::Milliseconds(4), absl::Milliseconds(9),
+                               80, /*by_device_clock=*/true),
+            "INFO: feedback latency p50 4.0 ms, p99 9.0 ms over 3 new "
+            "entries (the execution that found an entry to the start of its "
+            "first mutant, on the device's clock); device busy 80% of the "
+            "fuzzing loop");
   EXPECT_EQ(
       FormatFeedbackLine(0, absl::ZeroDuration(), absl::ZeroDuration(), 0),
       "INFO: feedback latency: no new entry had mutants run; device "

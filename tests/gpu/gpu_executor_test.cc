@@ -1,8 +1,10 @@
 #include "fuzz/gpu_executor.h"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -202,6 +204,66 @@ TEST(GpuExecutorTest, BatchReportsWhatEachParentsMutantsCost) {
   const double short_parent = double(steps[1]) / double(executions[1]);
   EXPECT_GT(long_parent, 6.0);
   EXPECT_LT(short_parent, 2.0);
+}
+
+// The device clock (VK_KHR_shader_clock's device scope, which lavapipe
+// has) times each find and each work item's first mutant. Checked against
+// the device's timestamps: put on their timeline with the executor's tick
+// length, every find and every first mutant falls inside its own batch.
+TEST(GpuExecutorTest, DeviceClockTimesFindsAndFirstMutantsInTheirBatches) {
+  auto executor = MakeExecutor("many_paths.fz");
+  ASSERT_NE(executor, nullptr);
+  ASSERT_TRUE(executor->AddInput(Str("0")).ok());  // byte 48: no path
+  std::vector<BatchResult> batches;
+  size_t finds = 0;
+  for (int b = 0; b < 4; ++b) {
+    absl::StatusOr<BatchResult> r =
+        executor->RunBatch(HavocWork(8, 200, 2), 11 + b);
+    ASSERT_TRUE(r.ok()) << r.status();
+    ASSERT_TRUE(r->device_start.has_value());
+    ASSERT_TRUE(r->device_end.has_value());
+    ASSERT_FALSE(r->costs.empty());
+    finds += r->finds.size();
+    batches.push_back(*std::move(r));
+  }
+  ASSERT_GT(finds, 0u);
+  const double tick_ns = batches.back().clock_tick_ns;
+  ASSERT_GT(tick_ns, 0);
+  uint64_t first_tick = ~uint64_t{0};
+  for (const ParentCost& cost : batches[0].costs) {
+    ASSERT_NE(cost.first_clock, 0u);
+    first_tick = std::min(first_tick, cost.first_clock);
+  }
+  auto at = [&](uint64_t tick) {
+    return *batches[0].device_start +
+           absl::Nanoseconds(static_cast<double>(tick - first_tick) * tick_ns);
+  };
+  for (size_t b = 0; b < batches.size(); ++b) {
+    const BatchResult& r = batches[b];
+    // The tick length's error (a claim's delay over the anchors' span) and
+    // the claim delay itself.
+    const absl::Duration slack =
+        absl::Milliseconds(1) + (*r.device_end - *batches[0].device_start) / 50;
+    auto inside = [&](uint64_t tick) {
+      return at(tick) >= *r.device_start - slack &&
+             at(tick) <= *r.device_end + slack;
+    };
+    for (const ParentCost& cost : r.costs) {
+      EXPECT_TRUE(inside(cost.first_clock))
+          << "batch " << b << ": first mutant at "
+          << (at(cost.first_clock) - *r.device_start) << " after its start ("
+          << (*r.device_end - *r.device_start) << " long)";
+    }
+    for (const Find& find : r.finds) {
+      ASSERT_NE(find.device_clock, 0u);
+      EXPECT_TRUE(inside(find.device_clock))
+          << "batch " << b << ": find at "
+          << (at(find.device_clock) - *r.device_start) << " after its start ("
+          << (*r.device_end - *r.device_start) << " long)";
+    }
+  }
+  EXPECT_EQ(executor->validation_messages(), 0u)
+      << executor->last_validation_message();
 }
 
 TEST(GpuExecutorTest, BatchCountsEveryExecutionAndFindsTheBug) {

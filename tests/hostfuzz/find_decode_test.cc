@@ -55,6 +55,19 @@ TEST(FindDecodeTest, CountAndLengthAreCappedAtWhatTheQueueHolds) {
   EXPECT_EQ(DecodeFindQueue(queue, 2, kMaxLen, {}).finds.size(), 1u);
 }
 
+TEST(FindDecodeTest, DeviceClockIsTheLowWordThenTheHighWord) {
+  std::vector<uint32_t> queue = Queue(2);
+  queue[RF_FIND_CLOCK_LO] = 0x89ABCDEFu;
+  queue[RF_FIND_CLOCK_HI] = 0x01234567u;
+  const DecodedFindQueue d = DecodeFindQueue(queue, 2, kMaxLen, {});
+  ASSERT_EQ(d.finds.size(), 2u);
+  EXPECT_EQ(d.finds[0].device_clock, 0x0123456789ABCDEFull);
+  EXPECT_EQ(d.finds[1].device_clock, 0u);  // built without a device clock
+  // The clock words are header words: the input is untouched.
+  EXPECT_THAT(d.finds[0].data,
+              ElementsAre('A', 'B', 'C', 'D', 'E', 'F', 'G', 'H'));
+}
+
 TEST(FindDecodeTest, CandidatesAreNewCoverageKeptApart) {
   std::vector<uint32_t> queue = Queue(1);
   queue[RF_FIND_KIND] = RF_FIND_CANDIDATE;

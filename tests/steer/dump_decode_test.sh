@@ -21,12 +21,21 @@ rc=$?
 
 controls=$(ls "$work/dump" | grep -c '^epoch-[0-9]\{6,\}\.control$')
 rings=$(ls "$work/dump" | grep -c '^epoch-[0-9]\{6,\}\.ring$')
-lines=$(wc -l < "$work/telemetry.jsonl")
+# The log holds one epoch line per epoch and, between them, one find line
+# per bug reported (fuzz/find_line.h); nothing else.
+lines=$(grep -c '^{"epoch":' "$work/telemetry.jsonl")
+finds=$(grep -c '^{"find":{' "$work/telemetry.jsonl")
 [ "$controls" -gt 0 ] || fail "no control dumps in $work/dump"
 [ "$controls" -eq "$rings" ] || fail "$controls control dumps but $rings ring dumps"
-[ "$lines" -eq "$controls" ] || fail "$lines telemetry lines for $controls epochs"
-grep -v -q '^{"epoch":[0-9]*,"summary":"epoch=' "$work/telemetry.jsonl" &&
-  fail "a telemetry line does not start with epoch and summary"
+[ "$lines" -eq "$controls" ] || fail "$lines epoch lines for $controls epochs"
+grep -v -q -e '^{"epoch":[0-9]*,"summary":"epoch=' -e '^{"find":{"epoch":[0-9]*,' \
+    "$work/telemetry.jsonl" &&
+  fail "a telemetry line is neither an epoch line nor a find line"
+if [ "$rc" -eq 77 ]; then
+  [ "$finds" -gt 0 ] || fail "a bug was reported but no find line was written"
+else
+  [ "$finds" -eq 0 ] || fail "$finds find lines but no bug was reported"
+fi
 grep -q '"launch":{"worker_groups":' "$work/telemetry.jsonl" || fail "no launch"
 
 last=$(ls "$work/dump" | grep '\.control$' | sort | tail -1)
