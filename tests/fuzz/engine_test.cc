@@ -1407,8 +1407,9 @@ std::vector<int64_t> ExpectedLatencies(const std::vector<size_t>& inputs,
 TEST(EngineTest, FeedbackLatencyByTheDeviceClock) {
   FakeClock clock;
   TimedExecutor executor(NoBug(), clock, LatencySpeed(/*device_clock=*/true));
+  const Config config = LatencyConfig();  // the engine keeps a reference
   std::ostringstream out;
-  Engine engine(LatencyConfig(), executor, out, clock);
+  Engine engine(config, executor, out, clock);
   ASSERT_EQ(engine.Run({}), 0) << out.str();
   const std::vector<int64_t> expected =
       ExpectedLatencies(executor.inputs_at_batch(), 3);
@@ -1436,8 +1437,9 @@ TEST(EngineTest, FeedbackLatencyByTheDeviceClock) {
 TEST(EngineTest, FeedbackLatencyAndDeviceBusyShare) {
   FakeClock clock;
   TimedExecutor executor(NoBug(), clock, LatencySpeed(/*device_clock=*/false));
+  const Config config = LatencyConfig();  // the engine keeps a reference
   std::ostringstream out;
-  Engine engine(LatencyConfig(), executor, out, clock);
+  Engine engine(config, executor, out, clock);
   ASSERT_EQ(engine.Run({}), 0) << out.str();
   const auto& inputs = executor.inputs_at_batch();
   const size_t batches = inputs.size();

@@ -8,17 +8,6 @@
 #   bug_both   as bug_on_1, and the others report a bug when stopped
 #   wait       waits until SIGINT/SIGTERM, then exits 72 as ringfuzz does
 device=0 runs=-1 exact=""
-echo "ARGS: $*"
-for arg in "$@"; do
-  case $arg in
-    -device=*) device=${arg#-device=} ;;
-    -runs=*) runs=${arg#-runs=} ;;
-    -exact_artifact_path=*) exact=${arg#-exact_artifact_path=} ;;
-  esac
-done
-[ "$runs" -lt 0 ] && runs=1000
-echo "LP_NUM_THREADS=${LP_NUM_THREADS:-unset}"
-
 stats() {
   echo "stat::number_of_executed_units: $runs"
   echo "stat::average_exec_per_sec:     10"
@@ -38,7 +27,21 @@ stopped() {
   stats
   exit 72
 }
+# Signals are handled before anything else is done, so a worker stopped
+# while it starts still reports the interrupt (ringfuzz, too, installs its
+# handlers first).
 trap stopped INT TERM
+echo "ARGS: $*"
+for arg in "$@"; do
+  case $arg in
+    -device=*) device=${arg#-device=} ;;
+    -runs=*) runs=${arg#-runs=} ;;
+    -exact_artifact_path=*) exact=${arg#-exact_artifact_path=} ;;
+  esac
+done
+[ "$runs" -lt 0 ] && runs=1000
+echo "LP_NUM_THREADS=${LP_NUM_THREADS:-unset}"
+
 echo "#2	INITED cov: 3 ft: 4 corp: 1/1b exec/s: 0 rss: 1Mb"
 
 case ${FAKE_WORKER_MODE}:$device in
