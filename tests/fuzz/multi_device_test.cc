@@ -66,12 +66,14 @@ class MultiDeviceTest : public ::testing::Test {
  protected:
   void TearDown() override {
     unsetenv("FAKE_WORKER_MODE");
+    unsetenv("FAKE_WORKER_SYNC");
     ResetInterrupt();
   }
 
   Campaign Run(const std::string& mode, std::vector<std::string> args,
                uint32_t gpus = 2) {
     setenv("FAKE_WORKER_MODE", mode.c_str(), 1);
+    setenv("FAKE_WORKER_SYNC", dir_.path().c_str(), 1);
     MultiDeviceOptions options;
     options.program = RINGFUZZ_FAKE_WORKER;
     options.log_dir = dir_.path();

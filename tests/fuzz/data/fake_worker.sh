@@ -43,6 +43,19 @@ done
 echo "LP_NUM_THREADS=${LP_NUM_THREADS:-unset}"
 
 echo "#2	INITED cov: 3 ft: 4 corp: 1/1b exec/s: 0 rss: 1Mb"
+# With FAKE_WORKER_SYNC (a directory), each worker says there that it has
+# started, and the worker on device 1 reports its bug or failure only once
+# worker 0 has started: the campaign then stops a running worker, never
+# one that the shell has not begun (which a signal kills before any line).
+if [ -n "${FAKE_WORKER_SYNC:-}" ]; then
+  : >"$FAKE_WORKER_SYNC/started-$device"
+  if [ "$device" = 1 ]; then
+    for _ in $(seq 1 200); do
+      [ -e "$FAKE_WORKER_SYNC/started-0" ] && break
+      sleep 0.05
+    done
+  fi
+fi
 
 case ${FAKE_WORKER_MODE}:$device in
   done:*)
