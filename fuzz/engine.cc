@@ -354,14 +354,18 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler) {
     if (auto code = Reload(flights, in_flight_requested)) return code;
     // The steering is replaced with the executor when the device is lost.
     Steering& steering = *steering_;
-    while (flights.size() < depth && !BudgetSpent(in_flight_requested)) {
+    while (flights.size() < depth && !HoldBehind(flights) &&
+           !BudgetSpent(in_flight_requested)) {
       const absl::Duration plan_start = clock_.Now();
       absl::StatusOr<BatchBudget> budget =
           NextBudget(configured, steering, in_flight_requested);
       if (!budget.ok()) return Fail(budget.status());
       BatchPlan plan = steering.PlanBatch(corpus_, budget->slots);
+      const bool first_mutants =
+          !fresh_.empty() || (rounds_ == 0 && flights.empty());
       plan.fresh = std::move(fresh_);
       Batch batch = scheduler.NextBatch(corpus_, *budget, total_execs_, plan);
+      batch.first_mutants = first_mutants;
       fresh_ = std::move(batch.fresh_waiting);
       if (absl::Status s = steering.BeforeBatch(); !s.ok()) return Fail(s);
       in_flight_requested += batch.requested;
@@ -423,6 +427,7 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler) {
                           : last_batch_time_);
     }
     SetRoundTimes(*result);
+    last_device_time_ = result->device_time;
     const uint64_t before = total_execs_;
     total_execs_ += result->executions;
     CountMutatorExecutions(*result);
@@ -468,6 +473,10 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler) {
            << us(host_.submit) << ", report " << us(host_.flush) << ", collect "
            << us(host_.collect) << " (read out " << us(result->readout_time)
            << "), finds " << us(host_.finds);
+      if (result->quiesces > 0) {
+        out_ << "; rounds in flight waited for " << result->quiesces
+             << " time(s), " << us(result->quiesce_time);
+      }
       out_ << "\n";
     }
     host_ = HostTimes();
@@ -506,6 +515,10 @@ std::optional<int> Engine::RecoverDevice(const absl::Status& lost,
        << kMaxDeviceLosses << " losses in a row), restoring the corpus's "
        << "coverage and running the " << flights.size()
        << " lost round(s) again\n";
+  // Entries whose first mutants were still to run were timed on the lost
+  // device's clocks; the new device's do not continue them.
+  tick_latency_.DropPending();
+  round_latency_.DropPending();
   // The steering watches the old executor: it goes first (and comes back
   // below iff the loss was while fuzzing).
   const bool steered = steering_ != nullptr;
@@ -598,6 +611,17 @@ int Engine::FailBatch(const absl::Status& status) {
                                       "saved in ",
                                       work_dir_.corpus_dir())
                        : "")));
+}
+
+bool Engine::HoldBehind(const std::deque<Batch>& flights) const {
+  if (flights.empty() || !flights.back().first_mutants) return false;
+  // The first round's length is unknown: it is held (its finds, the
+  // start-up burst, are the campaign's most).
+  if (rounds_ == 0) return true;
+  const absl::Duration target = config_.round_ms > 0
+                                    ? absl::Milliseconds(config_.round_ms)
+                                    : kCpuRoundTime;
+  return last_device_time_ > kHoldRoundFactor * target;
 }
 
 void Engine::SetRoundTimes(const BatchResult& result) {

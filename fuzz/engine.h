@@ -118,6 +118,14 @@ inline constexpr absl::Duration kGpuRoundTime = absl::Milliseconds(30);
 // later.
 inline constexpr absl::Duration kOverlappedRoundTime = absl::Milliseconds(3);
 inline constexpr absl::Duration kCpuRoundTime = absl::Milliseconds(40);
+// An overlapped round that gives new entries their first mutants is not
+// queued behind when rounds take more than this many times their target
+// (rounds held above the target by their floor, or by a GPU still raising
+// its clocks): its finds' mutants then run in the very next round, after
+// the host's turnaround, instead of waiting for a whole queued round (see
+// Engine::HoldBehind). On the H200 1 gave a lower p99 latency than 2 in 6
+// of 8 campaigns at the same exec/s (docs/perf.md).
+inline constexpr double kHoldRoundFactor = 1;
 
 // The exit code of usage, I/O and executor errors (libFuzzer's).
 inline constexpr int kErrorExit = 1;
@@ -239,6 +247,13 @@ class Engine {
   // as RunTimedBatch: a batch's host time runs from the later of the last
   // collection and this call.
   absl::StatusOr<BatchResult> CollectTimedBatch();
+  // Whether no round is queued behind `flights` now: the last one gives
+  // new entries (or, the campaign's first round, the seeds) their first
+  // mutants and rounds are long (kHoldRoundFactor), so the next round
+  // waits for its finds. The device idles for the host's turnaround
+  // (about 2 ms on the H200) once per such round; the finds' feedback
+  // latency no longer includes a whole queued round.
+  bool HoldBehind(const std::deque<Batch>& flights) const;
   // Sets round_start_ and round_end_ for `result`.
   void SetRoundTimes(const BatchResult& result);
   // The round sizer for batches of at most `ceiling` mutants per slot, iff
@@ -401,6 +416,7 @@ class Engine {
   uint32_t last_execs_per_slot_ = 0;  // of the last batch
   uint32_t last_slots_ = 0;           // of the last batch
   absl::Duration last_batch_time_;    // of the last batch
+  absl::Duration last_device_time_;   // BatchResult::device_time, the same
 };
 
 }  // namespace ringfuzz

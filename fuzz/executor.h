@@ -107,6 +107,12 @@ struct BatchResult {
   // ended (reading its finds, deriving what it learned); zero for
   // executors that do not measure it.
   absl::Duration readout_time;
+  // Times the executor waited for every batch in flight to end outside
+  // their collection (to replace a buffer they read, or to run inputs
+  // alone) since the last batch it returned, and the host time that took:
+  // while it lasts, the device idles. Zero for executors that never do.
+  uint32_t quiesces = 0;
+  absl::Duration quiesce_time;
 };
 
 // Coverage observed so far by this executor (monotone).

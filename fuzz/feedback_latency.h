@@ -48,6 +48,9 @@ class FeedbackLatency {
   // The first work item of `index` that ran started at tick `tick`: a
   // sample if `index` was pending (a tick before its find counts as 0).
   std::optional<Sample> RanAtTick(size_t index, uint64_t tick);
+  // Forgets the pending entries: their finds' times are on a clock that no
+  // longer runs (a lost device's), so they give no sample.
+  void DropPending() { pending_.clear(); }
   // Nanoseconds per device clock tick (> 0); 1 until set.
   void set_tick_ns(double tick_ns) { tick_ns_ = tick_ns; }
 

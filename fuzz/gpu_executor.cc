@@ -199,7 +199,7 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
       InitialCorpusLayout(find_capacity, max_words);
   if (const uint64_t start =
           e.Memory().Total() + CorpusBufferBytes(corpus_start) +
-          PatchBufferBytes(kInitialPatchInputs, kInitialPatchWords);
+          PatchBufferBytes(options.patch_inputs, options.patch_words);
       options.memory_bound != 0 && start > options.memory_bound) {
     return absl::ResourceExhaustedError(absl::StrCat(
         "the executor's buffers need ", Mib(start), " at start (",
@@ -278,6 +278,8 @@ GpuExecutor::GpuExecutor(vk::Instance instance, vk::Device device,
       push_flags_(options.keep_going ? RF_PUSH_KEEP_GOING : 0u),
       dispatch_timeout_(options.dispatch_timeout) {
   memory_bound_ = options.memory_bound;
+  patch_start_inputs_ = std::max<uint64_t>(options.patch_inputs, 1);
+  patch_start_words_ = std::max<uint64_t>(options.patch_words, 1);
   memory_log_ = options.memory_log;
   lose_device_at_ = options.lose_device_at;
   const vk::PhysicalDeviceInfo& info = device_.info();
@@ -1085,9 +1087,9 @@ absl::Status GpuExecutor::ReservePatches(uint32_t inputs, uint64_t data_words) {
   if (absl::Status s = Quiesce(); !s.ok()) return s;
   // Each part doubles on its own, as the corpus buffer's.
   const uint64_t index_capacity =
-      GrowCapacity(patch_index_capacity_, inputs, kInitialPatchInputs);
+      GrowCapacity(patch_index_capacity_, inputs, patch_start_inputs_);
   const uint64_t data_capacity =
-      GrowCapacity(patch_data_capacity_, data_words, kInitialPatchWords);
+      GrowCapacity(patch_data_capacity_, data_words, patch_start_words_);
   const uint64_t bytes = PatchBufferBytes(index_capacity, data_capacity);
   if (absl::Status s = CheckGrowth(
           absl::StrCat("the patch buffer (for ", index_capacity, " inputs)"),

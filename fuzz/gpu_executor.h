@@ -99,6 +99,10 @@ struct GpuExecutorOptions {
   // devices, 16,384 on GPUs). A find that does not fit is not lost: its
   // coverage stays new and a later execution reaching it is queued.
   uint32_t find_capacity = 0;
+  // The patch buffer's first index entries and data words (it doubles
+  // from there as inputs are logged).
+  uint64_t patch_inputs = kInitialPatchInputs;
+  uint64_t patch_words = kInitialPatchWords;
   // Fault injection (tests): the dispatch waits, counted from 1 over the
   // executor's life, that report VK_ERROR_DEVICE_LOST instead of their
   // result; from then on the executor behaves as on a lost device (every
@@ -461,6 +465,10 @@ class GpuExecutor final : public Executor {
   static constexpr size_t kInputsPerDeriveTask = 4;
   bool overlap_ = false;
   std::deque<Flight> flights_;
+  // Quiesces that waited for flights, and their host time, since the last
+  // batch CollectBatch returned (BatchResult::quiesces).
+  uint32_t quiesces_ = 0;
+  absl::Duration quiesce_time_;
   std::deque<absl::StatusOr<BatchResult>> finished_;
   ServiceRuns service_;
   bool service_in_flight_ = false;
@@ -499,6 +507,7 @@ class GpuExecutor final : public Executor {
   // The device clock's rate (CollectCosts anchors it once per batch).
   DeviceClockFit clock_fit_;
   uint32_t find_capacity_ = 0;
+  uint64_t patch_start_inputs_ = 1, patch_start_words_ = 1;  // see options
   uint32_t step_budget_ = 0;
   uint32_t exec_steps_ = 0;
   uint32_t groups_ = 0;

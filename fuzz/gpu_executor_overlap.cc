@@ -132,14 +132,22 @@ absl::StatusOr<BatchResult> GpuExecutor::CollectBatch() {
   }
   absl::StatusOr<BatchResult> result = std::move(finished_.front());
   finished_.pop_front();
+  if (result.ok()) {
+    result->quiesces = std::exchange(quiesces_, 0);
+    result->quiesce_time = std::exchange(quiesce_time_, absl::ZeroDuration());
+  }
   return result;
 }
 
 absl::Status GpuExecutor::Quiesce() {
+  if (flights_.empty()) return CheckUsable();
+  const absl::Time start = absl::Now();
+  ++quiesces_;
   while (!flights_.empty()) {
     if (absl::Status s = CheckUsable(); !s.ok()) return s;
     FinishOldest();
   }
+  quiesce_time_ += absl::Now() - start;
   return CheckUsable();
 }
 

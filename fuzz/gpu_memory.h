@@ -65,9 +65,16 @@ inline uint64_t SlotTailWord(uint64_t capacity, uint32_t slot, uint32_t word) {
 inline constexpr uint64_t kInitialCorpusEntries = 1024;
 inline constexpr uint64_t kInitialCorpusWordsPerEntry = 17;
 inline constexpr uint64_t kInitialCorpusLongInputs = 64;
-// The patch buffer's first index entries and data words.
-inline constexpr uint64_t kInitialPatchInputs = 64;
-inline constexpr uint64_t kInitialPatchWords = 1024;
+// The patch buffer's first index entries and data words: room for the
+// patches of the first 1,024 inputs (each reserves up to 128 patches of
+// RF_PATCH_WORDS while its compare log runs), 1 MiB. Growing the buffer
+// waits for the rounds in flight; at 64 inputs and 1,024 words it grew
+// three to five times in a campaign's first 100 ms, just when most new
+// entries wait for their first mutants, and on the H200 the median
+// feedback latency was 1-1.5 ms longer in each of 8 campaigns
+// (docs/perf.md).
+inline constexpr uint64_t kInitialPatchInputs = 1024;
+inline constexpr uint64_t kInitialPatchWords = 262144;
 
 // Overlapped rounds: each round's copy of the control words (those before
 // RF_RES_EDGE_MAP, then the RF_RES_MUTATOR_USE_WORDS counters, then the

@@ -1,6 +1,7 @@
 #include "fuzz/round_sizer.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace ringfuzz {
 
@@ -54,6 +55,26 @@ void RoundSizer::Observe(uint64_t executions, absl::Duration elapsed) {
   }
   const double n = static_cast<double>(executions);
   const double t = absl::ToDoubleSeconds(elapsed);
+  if (separated_ && per_exec_ > 0 && fit_batches_ >= kMinFitBatches) {
+    const double predicted = fixed_ + per_exec_ * n;
+    const int off = t * kRegimeChange < predicted   ? -1
+                    : t > kRegimeChange * predicted ? 1
+                                                    : 0;
+    off_streak_ =
+        off != 0 && (off_streak_ == 0 || (off_streak_ > 0) == (off > 0))
+            ? off_streak_ + off
+            : off;
+    if (std::abs(off_streak_) >= kRegimeStreak) {
+      w_ = n_ = t_ = nn_ = nt_ = 0;
+      fixed_ = 0;
+      separated_ = false;
+      fit_batches_ = 0;
+      off_streak_ = 0;
+      observed_ = 1;  // the first batch of the new fit: a probe is due
+      deferrals_ = 0;
+    }
+  }
+  ++fit_batches_;
   w_ = kDecay * w_ + 1;
   n_ = kDecay * n_ + n;
   t_ = kDecay * t_ + t;

@@ -32,6 +32,16 @@ namespace ringfuzz {
 // batch's executions), within the same bounds; an urgent batch defers it,
 // see ExecsPerSlot).
 //
+// Once a fit of at least kMinFitBatches batches has separated the fixed
+// part, kRegimeStreak batches in a row that each took less than
+// 1/kRegimeChange (or each more than kRegimeChange) times what the fit
+// predicts start the fit afresh from the last of them (fixed part 0, a
+// probe due): the device's speed changed (its clocks rising at a
+// campaign's start, or the corpus's executions getting cheaper), and the
+// batches before would keep a fixed part that is no longer there, making
+// rounds many times the target for tens of batches. Single batches off
+// the fit (noise, a stall) change nothing.
+//
 // Before the first measurement a batch gets `floor` mutants per slot: the
 // first batch is small and fast, and the size grows by at most kMaxGrowth
 // a batch from there. A batch that ran no execution says nothing; one that
@@ -53,6 +63,11 @@ class RoundSizer {
   static constexpr double kUrgentShare = 0.5;
   // A probe waits for at most this many urgent batches.
   static constexpr uint32_t kMaxProbeDeferrals = 4;
+  // How far a batch's time may be off the fit's prediction before the fit
+  // starts afresh.
+  static constexpr double kRegimeChange = 2.5;
+  static constexpr int kRegimeStreak = 2;
+  static constexpr uint32_t kMinFitBatches = 8;
 
   // `floor` is clamped to [1, ceiling] (ceiling >= 1); `target` > 0.
   RoundSizer(absl::Duration target, uint32_t floor, uint32_t ceiling);
@@ -98,6 +113,10 @@ class RoundSizer {
   // The last fit saw batches of different sizes, so it separated the
   // fixed part: a due probe may wait for as many urgent batches as come.
   bool separated_ = false;
+  uint32_t fit_batches_ = 0;  // batches in the fit since it (re)started
+  // Batches in a row whose time was off the fit's prediction: positive
+  // when slower, negative when faster.
+  int off_streak_ = 0;
 };
 
 }  // namespace ringfuzz

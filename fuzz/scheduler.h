@@ -103,6 +103,9 @@ struct Batch {
   // The entries of BatchPlan::fresh that got no item (the fresh share was
   // used up), in plan order: the engine offers them again next batch.
   std::vector<size_t> fresh_waiting;
+  // Set by the engine: the batch gives new entries (or, the first batch,
+  // the seeds) their first mutants, so its finds are likely.
+  bool first_mutants = false;
 };
 
 // What Energy needs to know about the corpus an entry is in.

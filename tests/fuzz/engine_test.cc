@@ -106,6 +106,8 @@ struct DeviceSpeed {
   // ParentCost::first_clock): every work item's first mutant starts 1 ms
   // after its batch does, and every find ends 2 ms before its batch ends.
   bool device_clock = false;
+  // The device clock's reading at the fake clock's zero (in ticks).
+  uint64_t tick_base = 1000000000;
 };
 
 class TimedExecutor final : public Executor {
@@ -131,9 +133,8 @@ class TimedExecutor final : public Executor {
         speed_.overhead +
         speed_.per_exec * static_cast<int64_t>(result->executions);
     if (speed_.device_clock) {
-      auto tick = [](absl::Duration t) {
-        return uint64_t{1000000000} +
-               static_cast<uint64_t>(absl::ToInt64Nanoseconds(t) / 10);
+      auto tick = [base = speed_.tick_base](absl::Duration t) {
+        return base + static_cast<uint64_t>(absl::ToInt64Nanoseconds(t) / 10);
       };
       result->costs.clear();
       for (const WorkItem& item : work) {
@@ -406,6 +407,78 @@ TEST(EngineTest, RunsIsExactWithOverlappedBatches) {
   EXPECT_EQ(executor.executions(), 12345u);
   EXPECT_EQ(executor.most_in_flight(), 2u);
   EXPECT_EQ(1 + BatchedExecutionsRequested(executor), 12345u);
+}
+
+// Whether a batch gives some entry its first mutants (RF_PRIORITY_HIGH
+// items).
+bool HasFreshItems(const std::vector<WorkItem>& batch) {
+  for (const WorkItem& item : batch) {
+    if (item.priority == RF_PRIORITY_HIGH) return true;
+  }
+  return false;
+}
+
+// Rounds far over their target (30 ms against 3): no batch is queued
+// behind the first one nor behind one that gives new entries their first
+// mutants, so their finds' mutants come in the very next batch.
+TEST(EngineTest, LongRoundsWithFirstMutantsAreNotQueuedBehind) {
+  Config config = TestConfig();
+  config.batch_slots = 64;
+  config.slot_execs = 4;
+  config.runs = 20000;
+  config.round_ms = 3;
+  config.verbosity = 0;
+  FakeExecutorOptions options;
+  options.magic = "0123456789abcdef";
+  options.overlap = 2;
+  options.device_time = absl::Milliseconds(30);
+  FakeExecutor executor(options);
+  Outcome run = RunEngine(config, executor, {});
+  ASSERT_EQ(run.code, 0) << run.log;
+  const auto& batches = executor.batches();
+  const auto& in_flight = executor.in_flight_at_submit();
+  ASSERT_EQ(batches.size(), in_flight.size());
+  ASSERT_GT(batches.size(), 4u);
+  EXPECT_EQ(in_flight[1], 0u);  // the first batch was alone
+  size_t held = 0, queued = 0;
+  for (size_t b = 1; b + 1 < batches.size(); ++b) {
+    if (HasFreshItems(batches[b])) {
+      EXPECT_EQ(in_flight[b + 1], 0u) << "batch " << b + 1;
+      ++held;
+    } else {
+      queued += in_flight[b + 1] == 1;
+    }
+  }
+  EXPECT_GT(held, 0u);
+  // Batches without new entries still overlap.
+  EXPECT_GT(queued, 0u);
+  EXPECT_EQ(executor.most_in_flight(), 2u);
+}
+
+// Rounds within their target (1 ms against 3) are queued behind whatever
+// the round in flight holds: the device never waits for the host.
+TEST(EngineTest, ShortRoundsAreQueuedBehindNewEntriesToo) {
+  Config config = TestConfig();
+  config.batch_slots = 64;
+  config.slot_execs = 4;
+  config.runs = 20000;
+  config.round_ms = 3;
+  config.verbosity = 0;
+  FakeExecutorOptions options;
+  options.magic = "0123456789abcdef";
+  options.overlap = 2;
+  options.device_time = absl::Milliseconds(1);
+  FakeExecutor executor(options);
+  Outcome run = RunEngine(config, executor, {});
+  ASSERT_EQ(run.code, 0) << run.log;
+  const auto& batches = executor.batches();
+  const auto& in_flight = executor.in_flight_at_submit();
+  ASSERT_EQ(batches.size(), in_flight.size());
+  size_t queued_behind_fresh = 0;
+  for (size_t b = 1; b + 1 < batches.size(); ++b) {
+    if (HasFreshItems(batches[b])) queued_behind_fresh += in_flight[b + 1];
+  }
+  EXPECT_GT(queued_behind_fresh, 0u);
 }
 
 // A batch is planned before the results of the one in flight are read:
@@ -1432,6 +1505,36 @@ TEST(EngineTest, FeedbackLatencyByTheDeviceClock) {
               HasSubstr(absl::StrCat(
                   "INFO: by rounds (an upper bound) the same latency is p50 ",
                   expected[(expected.size() + 1) / 2 - 1] + 17, ".0 ms")));
+}
+
+// A device lost with entries waiting for their first mutants: the new
+// device's clock starts elsewhere (here, 10 s of ticks earlier), so those
+// entries give no sample; every sample is from one device's clock, at
+// least the 1 ms + 2 ms each batch puts between a find and a first mutant.
+TEST(EngineTest, FeedbackLatencyIgnoresEntriesPendingWhenTheDeviceWasLost) {
+  FakeClock clock;
+  FakeExecutorOptions options = NoBug();
+  // Lost in the third batch, which runs the second one's finds' first
+  // mutants.
+  options.lose_device_at = {3};
+  TimedExecutor first(options, clock, LatencySpeed(/*device_clock=*/true));
+  const Config config = LatencyConfig();  // the engine keeps a reference
+  std::ostringstream out;
+  Engine engine(config, first, out, clock);
+  int remade = 0;
+  engine.SetExecutorFactory([&]() -> absl::StatusOr<std::unique_ptr<Executor>> {
+    ++remade;
+    DeviceSpeed speed = LatencySpeed(/*device_clock=*/true);
+    speed.tick_base = 1000;
+    return std::unique_ptr<Executor>(
+        std::make_unique<TimedExecutor>(NoBug(), clock, speed));
+  });
+  ASSERT_EQ(engine.Run({}), 0) << out.str();
+  ASSERT_EQ(remade, 1);
+  const FeedbackLatency& latency = engine.feedback_latency();
+  ASSERT_GT(latency.samples(), 3u);
+  EXPECT_GE(latency.Quantile(1e-9), absl::Milliseconds(3));
+  EXPECT_LT(latency.Quantile(1.0), absl::Seconds(1));
 }
 
 TEST(EngineTest, FeedbackLatencyAndDeviceBusyShare) {

@@ -110,6 +110,7 @@ absl::Status FakeExecutor::SubmitBatch(absl::Span<const WorkItem> work,
     return absl::FailedPreconditionError(
         "SubmitBatch with overlap() batches already in flight");
   }
+  in_flight_at_submit_.push_back(submitted_.size());
   submitted_.emplace_back(std::vector<WorkItem>(work.begin(), work.end()),
                           seed);
   most_in_flight_ = std::max(most_in_flight_, submitted_.size());
@@ -135,6 +136,7 @@ absl::StatusOr<BatchResult> FakeExecutor::RunBatch(
   }
   batches_.emplace_back(work.begin(), work.end());
   BatchResult result;
+  result.device_time = options_.device_time;
   for (size_t i = 0; i < work.size(); ++i) {
     const WorkItem& item = work[i];
     if (item.parent >= inputs_.size() || item.partner >= inputs_.size()) {

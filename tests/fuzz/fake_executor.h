@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
+#include "absl/time/time.h"
 #include "fuzz/executor.h"
 
 namespace ringfuzz {
@@ -48,6 +49,8 @@ struct FakeExecutorOptions {
   // Overlapped batches (Executor::overlap): SubmitBatch queues, and
   // CollectBatch runs the oldest queued batch as RunBatch would.
   uint32_t overlap = 1;
+  // Reported as every batch's BatchResult::device_time (zero: none).
+  absl::Duration device_time;
   // The RunBatch calls (1-based, counted per executor) that fail as a lost
   // device does (Unavailable).
   std::set<int> lose_device_at;
@@ -93,6 +96,10 @@ class FakeExecutor final : public Executor {
   const std::vector<size_t>& inputs_at_submit() const {
     return inputs_at_submit_;
   }
+  // Per submitted batch, the batches in flight when it was submitted.
+  const std::vector<size_t>& in_flight_at_submit() const {
+    return in_flight_at_submit_;
+  }
 
  private:
   // Runs `input`; returns the Find it produces, if any.
@@ -110,6 +117,7 @@ class FakeExecutor final : public Executor {
   std::deque<std::pair<std::vector<WorkItem>, uint64_t>> submitted_;
   size_t most_in_flight_ = 0;
   std::vector<size_t> inputs_at_submit_;
+  std::vector<size_t> in_flight_at_submit_;
   int batches_run_ = 0;
   absl::flat_hash_set<uint64_t> features_;
   absl::flat_hash_set<size_t> prefixes_;

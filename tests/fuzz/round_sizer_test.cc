@@ -78,5 +78,45 @@ TEST(RoundSizerTest, ADueProbeRunsInTheFirstBatchThatIsNotUrgent) {
   EXPECT_NEAR(sizer.ExecsPerSlot(16), 563, 2);
 }
 
+TEST(RoundSizerTest, AfterTheDeviceGetsFasterRoundsReturnToTheTarget) {
+  // First a device whose rounds take 20 ms + 10 us per execution (a slow
+  // start), then one of 1 ms + 1 us per execution: rounds must come back
+  // to about the 10 ms target, as a sizer that saw only the fast device
+  // makes them, instead of keeping the slow device's fixed part.
+  auto slow = [](uint64_t n) {
+    return absl::Milliseconds(20) +
+           absl::Microseconds(10 * static_cast<int64_t>(n));
+  };
+  RoundSizer sizer(absl::Milliseconds(10), 1, 1 << 20);
+  for (int i = 0; i < 20; ++i) {
+    const uint64_t n = uint64_t{sizer.ExecsPerSlot(16)} * 16;
+    sizer.Observe(n, slow(n));
+  }
+  EXPECT_GT(absl::ToDoubleMilliseconds(sizer.fixed_cost()), 15.0);
+  RoundSizer fast_only(absl::Milliseconds(10), 1, 1 << 20);
+  Train(fast_only, 16, 40);
+  Train(sizer, 16, 8);
+  for (int i = 0; i < 16; ++i) {  // every later batch, probes aside
+    const uint64_t n = uint64_t{sizer.ExecsPerSlot(16)} * 16;
+    EXPECT_LT(absl::ToDoubleMilliseconds(RoundTime(n)), 2 * 10.0) << i;
+    sizer.Observe(n, RoundTime(n));
+  }
+  EXPECT_NEAR(sizer.ExecsPerSlot(16), fast_only.ExecsPerSlot(16), 60);
+  EXPECT_NEAR(absl::ToDoubleMilliseconds(sizer.fixed_cost()), 1.0, 0.2);
+}
+
+TEST(RoundSizerTest, RoundsWithinTheFitsNoiseKeepTheFit) {
+  // Times 30% off the model either way are noise, not a new device: the
+  // fitted fixed part stays near the true one.
+  RoundSizer sizer(absl::Milliseconds(10), 1, 1 << 20);
+  for (int i = 0; i < 60; ++i) {
+    const uint64_t n = uint64_t{sizer.ExecsPerSlot(16)} * 16;
+    const double jitter = i % 2 == 0 ? 1.3 : 0.7;
+    sizer.Observe(n, RoundTime(n) * jitter);
+  }
+  EXPECT_GT(absl::ToDoubleMilliseconds(sizer.fixed_cost()), 0.3);
+  EXPECT_LT(absl::ToDoubleMilliseconds(sizer.fixed_cost()), 2.0);
+}
+
 }  // namespace
 }  // namespace ringfuzz

@@ -129,13 +129,23 @@ void RunOneBatch(GpuExecutor& executor) {
   ASSERT_TRUE(result.ok()) << result.status();
 }
 
+// A patch buffer that starts small (64 inputs, 1,024 words), so that one
+// compare-log round outgrows it.
+GpuExecutorOptions SmallPatchOptions(std::vector<std::string>* log = nullptr) {
+  GpuExecutorOptions options = Options(log);
+  options.patch_inputs = 64;
+  options.patch_words = 1024;
+  return options;
+}
+
 TEST(GpuMemoryGpuTest, PatchBufferThatCannotGrowLeavesNewInputsWithout) {
   constexpr uint32_t kInputs = 256;  // one compare-log round
+  const GpuExecutorOptions small = SmallPatchOptions();
   uint64_t start = 0;
   {
     // Without a bound the patches of these inputs outgrow the first patch
     // buffer.
-    std::unique_ptr<GpuExecutor> executor = MakeExecutor(Options());
+    std::unique_ptr<GpuExecutor> executor = MakeExecutor(small);
     ASSERT_NE(executor, nullptr);
     start = executor->Memory().Total();
     for (uint32_t i = 0; i < kInputs; ++i) {
@@ -144,18 +154,18 @@ TEST(GpuMemoryGpuTest, PatchBufferThatCannotGrowLeavesNewInputsWithout) {
     RunOneBatch(*executor);
     EXPECT_FALSE(executor->patches_capped());
     EXPECT_GT(executor->Memory().patches,
-              PatchBufferBytes(kInitialPatchInputs, kInitialPatchWords));
+              PatchBufferBytes(small.patch_inputs, small.patch_words));
     size_t patches = 0;
     for (uint32_t i = 0; i < kInputs; ++i) {
       patches += executor->InputToStatePatches(i).size();
     }
     // More than the first patch buffer holds: it doubled (to 8 KiB of
     // patches) or more.
-    EXPECT_GT(patches, kInitialPatchWords / RF_PATCH_WORDS);
+    EXPECT_GT(patches, small.patch_words / RF_PATCH_WORDS);
     EXPECT_FALSE(executor->InputToStatePatches(kInputs - 1).empty());
   }
   std::vector<std::string> log;
-  GpuExecutorOptions options = Options(&log);
+  GpuExecutorOptions options = SmallPatchOptions(&log);
   // Room for a patch buffer with the index of these inputs (6 KiB), not
   // for one with their patches too (10 KiB or more).
   options.memory_bound = start + 7 * 1024;
@@ -168,7 +178,7 @@ TEST(GpuMemoryGpuTest, PatchBufferThatCannotGrowLeavesNewInputsWithout) {
   EXPECT_TRUE(executor->patches_capped());
   // The index grew for the inputs; the patches' part did not.
   EXPECT_EQ(executor->Memory().patches,
-            PatchBufferBytes(kInputs, kInitialPatchWords));
+            PatchBufferBytes(kInputs, small.patch_words));
   EXPECT_TRUE(executor->InputToStatePatches(kInputs - 1).empty());
   EXPECT_THAT(log, Contains(HasSubstr("WARNING: new corpus inputs get no "
                                       "input-to-state patches")));
