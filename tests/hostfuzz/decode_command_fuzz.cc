@@ -12,12 +12,13 @@
 // width % 70000, three window opcodes, then the extra flags as text, one
 // per line (those naming files are dropped: the command reads only the
 // harness's files).
+#include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
+#include <cstring>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -32,32 +33,63 @@
 namespace ringfuzz::telemetry {
 namespace {
 
-// A directory of this process for the dump files, removed at exit.
+// A directory of this process for the dump files, removed at exit. It lies
+// on /dev/shm (tmpfs) where there is one, so that the command's opens and
+// reads cost no disk; each file stays open here and Write() rewrites it in
+// place (the command still opens and reads it by name), or not at all when
+// it already holds those bytes.
 class DumpDir {
  public:
   DumpDir() {
-    char pattern[] = "/tmp/hostfuzz_decode.XXXXXX";
-    HOSTFUZZ_CHECK(mkdtemp(pattern) != nullptr);
-    path_ = pattern;
+    char shm[] = "/dev/shm/hostfuzz_decode.XXXXXX";
+    char tmp[] = "/tmp/hostfuzz_decode.XXXXXX";
+    const char* made = mkdtemp(shm);
+    if (made == nullptr) made = mkdtemp(tmp);
+    HOSTFUZZ_CHECK(made != nullptr);
+    path_ = made;
+    for (size_t i = 0; i < kFiles; ++i) {
+      fds_[i] = open(File(kNames[i]).c_str(), O_RDWR | O_CREAT | O_TRUNC, 0600);
+      HOSTFUZZ_CHECK(fds_[i] >= 0);
+    }
   }
   ~DumpDir() {
-    for (const char* name : kNames) unlink(File(name).c_str());
+    for (size_t i = 0; i < kFiles; ++i) {
+      close(fds_[i]);
+      unlink(File(kNames[i]).c_str());
+    }
     rmdir(path_.c_str());
   }
+  DumpDir(const DumpDir&) = delete;
+  DumpDir& operator=(const DumpDir&) = delete;
+
   std::string File(const char* name) const { return path_ + "/" + name; }
-  void Write(const char* name, const std::vector<uint8_t>& bytes) const {
-    FILE* f = std::fopen(File(name).c_str(), "wb");
-    HOSTFUZZ_CHECK(f != nullptr);
-    HOSTFUZZ_CHECK(std::fwrite(bytes.data(), 1, bytes.size(), f) ==
-                   bytes.size());
-    HOSTFUZZ_CHECK(std::fclose(f) == 0);
+
+  // Makes file `name` (one of kNames) hold exactly `bytes`.
+  void Write(const char* name, const std::vector<uint8_t>& bytes) {
+    const size_t i = Index(name);
+    if (written_[i] == bytes) return;
+    HOSTFUZZ_CHECK(ftruncate(fds_[i], 0) == 0);
+    HOSTFUZZ_CHECK(pwrite(fds_[i], bytes.data(), bytes.size(), 0) ==
+                   static_cast<ssize_t>(bytes.size()));
+    written_[i] = bytes;
   }
 
-  static constexpr const char* kNames[] = {"control", "ring",
-                                           "previous_control", "previous_ring"};
+  static constexpr size_t kFiles = 4;
+  static constexpr const char* kNames[kFiles] = {
+      "control", "ring", "previous_control", "previous_ring"};
 
  private:
+  static size_t Index(const char* name) {
+    for (size_t i = 0; i < kFiles; ++i) {
+      if (std::strcmp(name, kNames[i]) == 0) return i;
+    }
+    HOSTFUZZ_CHECK(false);
+    return 0;
+  }
+
   std::string path_;
+  int fds_[kFiles] = {-1, -1, -1, -1};
+  std::vector<uint8_t> written_[kFiles];  // what each file holds now
 };
 
 bool NamesAFile(const std::string& arg) {
@@ -66,8 +98,8 @@ bool NamesAFile(const std::string& arg) {
 }
 
 void RunOne(const uint8_t* data, size_t size) {
-  static const DumpDir dump_dir;  // one per process, removed at exit
-  const DumpDir* dir = &dump_dir;
+  static DumpDir dump_dir;  // one per process, removed at exit
+  DumpDir* dir = &dump_dir;
   hostfuzz::FuzzInput input(data, size);
   const std::vector<uint8_t> option_bytes = input.Part();
   const std::vector<uint8_t> control = input.Part();
