@@ -618,10 +618,7 @@ bool Engine::HoldBehind(const std::deque<Batch>& flights) const {
   // The first round's length is unknown: it is held (its finds, the
   // start-up burst, are the campaign's most).
   if (rounds_ == 0) return true;
-  const absl::Duration target = config_.round_ms > 0
-                                    ? absl::Milliseconds(config_.round_ms)
-                                    : kCpuRoundTime;
-  return last_device_time_ > kHoldRoundFactor * target;
+  return last_device_time_ > kHoldRoundFactor * RoundTarget();
 }
 
 void Engine::SetRoundTimes(const BatchResult& result) {
@@ -695,18 +692,20 @@ absl::StatusOr<BatchResult> Engine::CollectTimedBatch() {
   return result;
 }
 
+absl::Duration Engine::RoundTarget() const {
+  return config_.round_ms > 0 ? absl::Milliseconds(config_.round_ms)
+                              : kCpuRoundTime;
+}
+
 std::optional<RoundSizer> Engine::MakeRoundSizer(uint32_t ceiling) const {
   if (!config_.adaptive_rounds) return std::nullopt;
-  const absl::Duration target = config_.round_ms > 0
-                                    ? absl::Milliseconds(config_.round_ms)
-                                    : kCpuRoundTime;
   // On a device whose workgroup's lanes all run mutants of one slot, fewer
   // mutants than lanes would leave lanes idle.
   uint32_t floor = 1;
   if (std::optional<LaunchLimits> limits = executor_->launch_limits()) {
     floor = std::max<uint32_t>(limits->workgroup_size_x, 1);
   }
-  return RoundSizer(target, floor, ceiling);
+  return RoundSizer(RoundTarget(), floor, ceiling);
 }
 
 void Engine::RecordLatency(const Batch& batch, const BatchResult& result,

@@ -256,6 +256,8 @@ class Engine {
   bool HoldBehind(const std::deque<Batch>& flights) const;
   // Sets round_start_ and round_end_ for `result`.
   void SetRoundTimes(const BatchResult& result);
+  // A round's target time: -round_ms, else kCpuRoundTime.
+  absl::Duration RoundTarget() const;
   // The round sizer for batches of at most `ceiling` mutants per slot, iff
   // rounds are sized by time (Config::adaptive_rounds).
   std::optional<RoundSizer> MakeRoundSizer(uint32_t ceiling) const;

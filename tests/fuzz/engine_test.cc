@@ -409,19 +409,9 @@ TEST(EngineTest, RunsIsExactWithOverlappedBatches) {
   EXPECT_EQ(1 + BatchedExecutionsRequested(executor), 12345u);
 }
 
-// Whether a batch gives some entry its first mutants (RF_PRIORITY_HIGH
-// items).
-bool HasFreshItems(const std::vector<WorkItem>& batch) {
-  for (const WorkItem& item : batch) {
-    if (item.priority == RF_PRIORITY_HIGH) return true;
-  }
-  return false;
-}
-
-// Rounds far over their target (30 ms against 3): no batch is queued
-// behind the first one nor behind one that gives new entries their first
-// mutants, so their finds' mutants come in the very next batch.
-TEST(EngineTest, LongRoundsWithFirstMutantsAreNotQueuedBehind) {
+// Runs an overlapped campaign (two batches in flight at most) whose
+// rounds each take `device_time` on the device against a 3 ms target.
+FakeExecutor RunOverlapped(absl::Duration device_time) {
   Config config = TestConfig();
   config.batch_slots = 64;
   config.slot_execs = 4;
@@ -431,18 +421,26 @@ TEST(EngineTest, LongRoundsWithFirstMutantsAreNotQueuedBehind) {
   FakeExecutorOptions options;
   options.magic = "0123456789abcdef";
   options.overlap = 2;
-  options.device_time = absl::Milliseconds(30);
+  options.device_time = device_time;
   FakeExecutor executor(options);
   Outcome run = RunEngine(config, executor, {});
-  ASSERT_EQ(run.code, 0) << run.log;
+  EXPECT_EQ(run.code, 0) << run.log;
+  EXPECT_EQ(executor.batches().size(), executor.in_flight_at_submit().size());
+  return executor;
+}
+
+// Rounds far over their target (30 ms against 3): no batch is queued
+// behind the first one nor behind one that gives new entries their first
+// mutants, so their finds' mutants come in the very next batch.
+TEST(EngineTest, LongRoundsWithFirstMutantsAreNotQueuedBehind) {
+  const FakeExecutor executor = RunOverlapped(absl::Milliseconds(30));
   const auto& batches = executor.batches();
   const auto& in_flight = executor.in_flight_at_submit();
-  ASSERT_EQ(batches.size(), in_flight.size());
   ASSERT_GT(batches.size(), 4u);
   EXPECT_EQ(in_flight[1], 0u);  // the first batch was alone
   size_t held = 0, queued = 0;
   for (size_t b = 1; b + 1 < batches.size(); ++b) {
-    if (HasFreshItems(batches[b])) {
+    if (Urgent(batches[b])) {
       EXPECT_EQ(in_flight[b + 1], 0u) << "batch " << b + 1;
       ++held;
     } else {
@@ -458,25 +456,12 @@ TEST(EngineTest, LongRoundsWithFirstMutantsAreNotQueuedBehind) {
 // Rounds within their target (1 ms against 3) are queued behind whatever
 // the round in flight holds: the device never waits for the host.
 TEST(EngineTest, ShortRoundsAreQueuedBehindNewEntriesToo) {
-  Config config = TestConfig();
-  config.batch_slots = 64;
-  config.slot_execs = 4;
-  config.runs = 20000;
-  config.round_ms = 3;
-  config.verbosity = 0;
-  FakeExecutorOptions options;
-  options.magic = "0123456789abcdef";
-  options.overlap = 2;
-  options.device_time = absl::Milliseconds(1);
-  FakeExecutor executor(options);
-  Outcome run = RunEngine(config, executor, {});
-  ASSERT_EQ(run.code, 0) << run.log;
+  const FakeExecutor executor = RunOverlapped(absl::Milliseconds(1));
   const auto& batches = executor.batches();
   const auto& in_flight = executor.in_flight_at_submit();
-  ASSERT_EQ(batches.size(), in_flight.size());
   size_t queued_behind_fresh = 0;
   for (size_t b = 1; b + 1 < batches.size(); ++b) {
-    if (HasFreshItems(batches[b])) queued_behind_fresh += in_flight[b + 1];
+    if (Urgent(batches[b])) queued_behind_fresh += in_flight[b + 1];
   }
   EXPECT_GT(queued_behind_fresh, 0u);
 }
