@@ -1,5 +1,6 @@
 # GPU executor: megakernel assembly, SPIR-V instrumentation, Vulkan executor.
 add_library(ringfuzz_gpu STATIC
+  ${CMAKE_SOURCE_DIR}/fuzz/clock_warmer.cc
   ${CMAKE_SOURCE_DIR}/fuzz/gpu_build_notice.cc
   ${CMAKE_SOURCE_DIR}/fuzz/gpu_cfg.cc
   ${CMAKE_SOURCE_DIR}/fuzz/gpu_instrument.cc
@@ -19,4 +20,4 @@ target_link_libraries(ringfuzz_gpu PUBLIC ringfuzz_runtime ringfuzz_shaders
   ringfuzz_file_read ringfuzz_find_decode ringfuzz_device_clock_fit
   SPIRV-Headers::SPIRV-Headers absl::status absl::statusor absl::strings
   absl::flat_hash_map absl::flat_hash_set
-  absl::str_format absl::span absl::time Threads::Threads)
+  absl::str_format absl::span absl::synchronization absl::time Threads::Threads)

@@ -110,6 +110,7 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
   if (!device.ok()) return device.status();
 
   const vk::PhysicalDeviceInfo& info = device->info();
+  const absl::Time device_created = absl::Now();
   // From here to the first empty dispatches, the target is being built:
   // progress lines, and a bound past which the process ends.
   vk::ProgressNotice build_notice(
@@ -180,6 +181,14 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
                       *std::move(control), *std::move(ring), *std::move(finds),
                       *std::move(dict), *std::move(cmplog), options));
   GpuExecutor& e = *executor;
+  // A slow build keeps the device busy until the first round, so that it
+  // does not idle down to its lowest clock meanwhile.
+  using WarmClock = GpuExecutorOptions::WarmClock;
+  if (options.warm_clock == WarmClock::kOn ||
+      (options.warm_clock == WarmClock::kAuto && !e.device_.info().is_cpu)) {
+    e.clock_warmer_ = std::make_unique<DelayedClockWarmer>(
+        e.device_, device_created + options.warm_clock_delay);
+  }
   e.overlap_ = overlap;
   e.ring2_ = std::move(ring2);
   e.finds2_ = std::move(finds2);
@@ -260,6 +269,12 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
       !s.ok()) {
     return s;
   }
+  if (e.clock_warmer_ != nullptr) {
+    absl::StatusOr<absl::Duration> busy = e.clock_warmer_->Finish();
+    if (!busy.ok()) return busy.status();
+    e.clock_warm_time_ = *busy;
+    e.clock_warmer_.reset();
+  }
   if (absl::Status s = e.WarmUp(); !s.ok()) return s;
   return executor;
 }
@@ -338,6 +353,7 @@ absl::Status GpuExecutor::CheckUsable() const {
 }
 
 GpuExecutor::~GpuExecutor() {
+  clock_warmer_.reset();  // a Create that failed before stopping it
   if (!hung_) return;
   // A dispatch that outlived its timeout may have ended since: then every
   // object can go as usual.

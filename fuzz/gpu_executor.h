@@ -20,6 +20,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "fuzz/clock_warmer.h"
 #include "fuzz/device_clock_fit.h"
 #include "fuzz/executor.h"
 #include "fuzz/gpu_build_notice.h"
@@ -115,6 +116,14 @@ struct GpuExecutorOptions {
   // rounds, and lavapipe's dispatches share the host's cores).
   enum class Overlap { kAuto, kOn, kOff };
   Overlap overlap = Overlap::kAuto;
+  // Clock warm-up (fuzz/clock_warmer.h): while a build still runs
+  // `warm_clock_delay` after device creation, every core of the device is
+  // kept busy until the first round, so that the clock governor has not
+  // lowered the clock by then. kAuto: on for GPUs, off for CPU devices
+  // (lavapipe), whose cores the host needs for the build.
+  enum class WarmClock { kAuto, kOn, kOff };
+  WarmClock warm_clock = WarmClock::kAuto;
+  absl::Duration warm_clock_delay = kClockWarmerDelay;
   absl::Duration dispatch_timeout = absl::Seconds(60);
   // Building the target's pipelines (the megakernels, their Vulkan
   // pipelines, and a first empty dispatch of each, where lavapipe compiles)
@@ -192,6 +201,9 @@ class GpuExecutor final : public Executor {
   // and its one-line summary ("GPU memory: ..."; the caller adds "INFO: ").
   GpuMemory Memory() const;
   std::string MemoryLine() const;
+  // How long the clock warmer kept the device busy during Create (zero if
+  // it did not run; GpuExecutorOptions::warm_clock).
+  absl::Duration clock_warm_time() const { return clock_warm_time_; }
   // Whether new inputs get no more input-to-state patches: the patch
   // buffer could not grow (GpuExecutorOptions::memory_bound).
   bool patches_capped() const { return patches_capped_; }
@@ -447,6 +459,9 @@ class GpuExecutor final : public Executor {
 
   vk::Instance instance_;
   vk::Device device_;
+  // Runs only during Create; ~GpuExecutor stops it before anything else.
+  std::unique_ptr<DelayedClockWarmer> clock_warmer_;
+  absl::Duration clock_warm_time_ = absl::ZeroDuration();
   vk::Buffer control_;
   vk::Buffer ring_;
   vk::Buffer finds_;

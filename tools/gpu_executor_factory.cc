@@ -28,6 +28,10 @@ absl::StatusOr<std::unique_ptr<Executor>> MakeGpuExecutor(Config& config,
   options.overlap = config.overlap < 0    ? Overlap::kAuto
                     : config.overlap == 0 ? Overlap::kOff
                                           : Overlap::kOn;
+  using WarmClock = GpuExecutorOptions::WarmClock;
+  options.warm_clock = config.warm_clock < 0    ? WarmClock::kAuto
+                       : config.warm_clock == 0 ? WarmClock::kOff
+                                                : WarmClock::kOn;
   // The flag parser bounds max_len by kMaxLenLimit; a Config built in code
   // that does not is refused rather than wrapped to a short length.
   if (config.max_len < 0 || config.max_len > kMaxLenLimit) {
@@ -68,6 +72,11 @@ absl::StatusOr<std::unique_ptr<Executor>> MakeGpuExecutor(Config& config,
       << " loop steps per execution\n";
   log << LoadedModulesLine(gpu.kernel().module.sites.size()) << "\n";
   log << "INFO: " << gpu.MemoryLine() << "\n";
+  if (gpu.clock_warm_time() > absl::ZeroDuration()) {
+    log << "INFO: the device was kept busy for "
+        << absl::ToInt64Milliseconds(gpu.clock_warm_time())
+        << " ms while the target was built, to raise its clock (-warm_clock)\n";
+  }
   const BatchShape shape = gpu.PreferredBatch();
   // Automatic -slot_execs: the engine sizes rounds by time, up to the
   // device's preferred shape (fuzz/config.h); not when the run must be
