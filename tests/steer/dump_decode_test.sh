@@ -1,7 +1,10 @@
 #!/bin/bash
 # End to end: a short ringfuzz campaign with -dump_buffers and
 # -telemetry_out on lavapipe, then `ringfuzz telemetry decode -json` on a
-# dump. Usage: dump_decode_test.sh RINGFUZZ TARGET SEED_CORPUS
+# dump; then every dump's decode, rewritten dumps and every log line
+# against a second decoder written from the wire protocol's page alone
+# (spec_decode_check.py, Python's json module as the JSON parser).
+# Usage: dump_decode_test.sh RINGFUZZ TARGET SEED_CORPUS
 set -u
 ringfuzz=$1 target=$2 seeds=$3
 work=$(mktemp -d)
@@ -52,4 +55,6 @@ epoch=$(grep -o '"epoch":[0-9]*' "$work/decoded.json" | head -1 | cut -d: -f2)
 [ "$epoch" -eq "$((10#${last#epoch-}))" ] || fail "epoch $epoch in $last"
 grep -q '"total_slots":[1-9]' "$work/decoded.json" || fail "no slots decoded"
 grep -q '"windows":\[{"ticket":' "$work/decoded.json" || fail "no ticketed windows"
-echo "PASS: $controls epochs dumped; $last decodes with done_count=$done_count"
+spec=$(python3 "$(dirname "$0")/spec_decode_check.py" "$ringfuzz" "$work/dump" \
+    "$work/telemetry.jsonl") || fail "against the wire protocol: $spec"
+echo "PASS: $controls epochs dumped; $last decodes with done_count=$done_count; $spec"
