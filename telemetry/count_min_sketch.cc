@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <new>
 #include <ostream>
-#include <stdexcept>
+#include <utility>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_format.h"
@@ -14,6 +16,16 @@ namespace ringfuzz::telemetry {
 namespace {
 
 constexpr uint64_t kCounterMax = std::numeric_limits<uint64_t>::max();
+
+// calloc checks count * 8 for overflow, and its large blocks come zeroed
+// from the system without being written: pages cost only where counters
+// are touched.
+uint64_t* CallocCounters(size_t count) {
+  return static_cast<uint64_t*>(std::calloc(count, sizeof(uint64_t)));
+}
+void FreeCounters(uint64_t* counters) { std::free(counters); }
+
+CounterMemory g_counter_memory = {CallocCounters, FreeCounters};
 
 absl::Status CheckShape(size_t depth, size_t width) {
   if (depth == 0 || width == 0) {
@@ -33,6 +45,14 @@ absl::Status CheckShape(size_t depth, size_t width) {
 
 }  // namespace
 
+CounterMemory SetCounterMemoryForTesting(CounterMemory memory) {
+  return std::exchange(g_counter_memory, memory);
+}
+
+void CountMinSketch::Release::operator()(uint64_t* counters) const {
+  g_counter_memory.release(counters);
+}
+
 absl::StatusOr<CountMinSketch> CountMinSketch::Create(size_t depth,
                                                       size_t width) {
   CountMinSketch sketch;
@@ -42,25 +62,57 @@ absl::StatusOr<CountMinSketch> CountMinSketch::Create(size_t depth,
   return sketch;
 }
 
+CountMinSketch::CountMinSketch(const CountMinSketch& other) { *this = other; }
+
+CountMinSketch& CountMinSketch::operator=(const CountMinSketch& other) {
+  if (this == &other) return *this;
+  const size_t cells = other.depth_ * other.width_;
+  if (cells > capacity_) {
+    uint64_t* counters = g_counter_memory.allocate(cells);
+    if (counters == nullptr) throw std::bad_alloc();
+    counters_.reset(counters);
+    capacity_ = cells;
+  }
+  if (cells != 0) {
+    std::memcpy(counters_.get(), other.counters_.get(),
+                cells * sizeof(uint64_t));
+  }
+  depth_ = other.depth_;
+  width_ = other.width_;
+  return *this;
+}
+
+CountMinSketch::CountMinSketch(CountMinSketch&& other) noexcept {
+  *this = std::move(other);
+}
+
+CountMinSketch& CountMinSketch::operator=(CountMinSketch&& other) noexcept {
+  if (this == &other) return *this;
+  counters_ = std::move(other.counters_);
+  depth_ = std::exchange(other.depth_, 0);
+  width_ = std::exchange(other.width_, 0);
+  capacity_ = std::exchange(other.capacity_, 0);
+  return *this;
+}
+
 absl::Status CountMinSketch::Reset(size_t depth, size_t width) {
   if (absl::Status status = CheckShape(depth, width); !status.ok()) {
     return status;
   }
   const size_t cells = depth * width;
-  try {
-    counters_.reserve(cells);
-  } catch (const std::bad_alloc&) {
-    return absl::ResourceExhaustedError(absl::StrFormat(
-        "cannot allocate %u counters for a %ux%u count-min sketch. Fix: "
-        "lower the depth or the width.",
-        cells, depth, width));
-  } catch (const std::length_error&) {
-    return absl::ResourceExhaustedError(absl::StrFormat(
-        "%u counters for a %ux%u count-min sketch exceed what a vector can "
-        "hold. Fix: lower the depth or the width.",
-        cells, depth, width));
+  if (cells <= capacity_) {
+    std::memset(counters_.get(), 0, cells * sizeof(uint64_t));
+  } else {
+    uint64_t* counters = g_counter_memory.allocate(cells);
+    if (counters == nullptr) {
+      return absl::ResourceExhaustedError(absl::StrFormat(
+          "cannot allocate %u counters for a %ux%u count-min sketch. Fix: "
+          "lower the depth or the width.",
+          cells, depth, width));
+    }
+    counters_.reset(counters);
+    capacity_ = cells;
   }
-  counters_.assign(cells, 0);  // within capacity: cannot throw
   depth_ = depth;
   width_ = width;
   return absl::OkStatus();
@@ -106,7 +158,8 @@ absl::Status CountMinSketch::Merge(const CountMinSketch& other) {
         "sketches with the same depth and width.",
         other.depth_, other.width_, depth_, width_));
   }
-  for (size_t i = 0; i < counters_.size(); ++i) {
+  const size_t cells = depth_ * width_;
+  for (size_t i = 0; i < cells; ++i) {
     if (other.counters_[i] > kCounterMax - counters_[i]) {
       return absl::OutOfRangeError(absl::StrFormat(
           "merging count-min sketches would overflow counter %u (%u + %u > "
@@ -114,7 +167,7 @@ absl::Status CountMinSketch::Merge(const CountMinSketch& other) {
           i, counters_[i], other.counters_[i]));
     }
   }
-  for (size_t i = 0; i < counters_.size(); ++i) {
+  for (size_t i = 0; i < cells; ++i) {
     counters_[i] += other.counters_[i];
   }
   return absl::OkStatus();

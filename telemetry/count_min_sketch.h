@@ -8,8 +8,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <ostream>
-#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -38,12 +38,33 @@ constexpr uint64_t CountMinBucket(uint64_t row, uint32_t key, uint64_t width) {
   return SplitMix64Finalize(uint64_t{key} ^ (row * kCountMinRowGamma)) % width;
 }
 
-// depth x width u64 counters, row-major. Copyable value type.
+// Where CountMinSketch's counters come from: `allocate` returns `count`
+// zeroed counters, or null when memory runs out; `release` frees them.
+// calloc and free, unless a test installs its own before any sketch exists
+// (tests/telemetry/allocation_test.cc routes them through operator new to
+// fail allocations on purpose).
+struct CounterMemory {
+  uint64_t* (*allocate)(size_t count);
+  void (*release)(uint64_t* counters);
+};
+// Installs `memory` for the whole process; returns the one it replaces.
+CounterMemory SetCounterMemoryForTesting(CounterMemory memory);
+
+// depth x width u64 counters, row-major. Copyable value type. The counters
+// of a new sketch come zeroed from calloc: a large sketch whose events
+// touch few counters costs pages only where they land.
 class CountMinSketch {
  public:
   // A zeroed sketch. InvalidArgument if a dimension is zero or depth * width
   // overflows; ResourceExhausted if the counters cannot be allocated.
   static absl::StatusOr<CountMinSketch> Create(size_t depth, size_t width);
+
+  CountMinSketch(const CountMinSketch& other);
+  CountMinSketch& operator=(const CountMinSketch& other);
+  // The moved-from sketch is left 0x0 (no counters); Reset reshapes it.
+  CountMinSketch(CountMinSketch&& other) noexcept;
+  CountMinSketch& operator=(CountMinSketch&& other) noexcept;
+  ~CountMinSketch() = default;
 
   // Zeroes the counters and gives the sketch the shape depth x width,
   // reusing the allocation when it is large enough. Same errors as Create;
@@ -53,7 +74,9 @@ class CountMinSketch {
   size_t depth() const { return depth_; }
   size_t width() const { return width_; }
   // Row-major: counter (row, column) is counters()[row * width() + column].
-  absl::Span<const uint64_t> counters() const { return counters_; }
+  absl::Span<const uint64_t> counters() const {
+    return {counters_.get(), depth_ * width_};
+  }
 
   // Adds `amount` to the key's counter in every row, saturating at
   // UINT64_MAX: a saturated counter still never underestimates.
@@ -72,7 +95,7 @@ class CountMinSketch {
 
   friend bool operator==(const CountMinSketch& a, const CountMinSketch& b) {
     return a.depth_ == b.depth_ && a.width_ == b.width_ &&
-           a.counters_ == b.counters_;
+           a.counters() == b.counters();
   }
   friend bool operator!=(const CountMinSketch& a, const CountMinSketch& b) {
     return !(a == b);
@@ -85,9 +108,14 @@ class CountMinSketch {
     return row * width_ + CountMinBucket(row, key, width_);
   }
 
+  struct Release {
+    void operator()(uint64_t* counters) const;
+  };
+
   size_t depth_ = 0;
   size_t width_ = 0;
-  std::vector<uint64_t> counters_;
+  size_t capacity_ = 0;  // counters allocated (>= depth_ * width_)
+  std::unique_ptr<uint64_t[], Release> counters_;
 };
 // Prints the shape and the non-zero counters.
 std::ostream& operator<<(std::ostream& os, const CountMinSketch& sketch);

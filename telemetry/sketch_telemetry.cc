@@ -1,7 +1,7 @@
 #include "telemetry/sketch_telemetry.h"
 
 #include <algorithm>
-#include <new>
+#include <optional>
 #include <ostream>
 #include <utility>
 #include <vector>
@@ -29,17 +29,22 @@ absl::Status Shape(std::optional<SketchTelemetry>& sketch, size_t depth,
     sketch->active_slots = 0;
     return absl::OkStatus();
   }
-  absl::StatusOr<CountMinSketch> empty = CountMinSketch::Create(depth, width);
-  if (!empty.ok()) return empty.status();
-  try {
-    sketch = SketchTelemetry{*empty, *empty, *empty, *empty, *std::move(empty),
-                             0,      0};
-  } catch (const std::bad_alloc&) {
-    return absl::ResourceExhaustedError(absl::StrFormat(
-        "out of memory for five %ux%u count-min sketches. Fix: lower the "
-        "sketch depth or width.",
-        depth, width));
+  // Five sketches made each from calloc'd counters, not copies of one: a
+  // copy writes every counter, a fresh sketch only the pages its events
+  // touch.
+  std::optional<CountMinSketch> parts[5];
+  for (std::optional<CountMinSketch>& part : parts) {
+    absl::StatusOr<CountMinSketch> made = CountMinSketch::Create(depth, width);
+    if (!made.ok()) return made.status();
+    part.emplace(*std::move(made));
   }
+  sketch = SketchTelemetry{*std::move(parts[0]),
+                           *std::move(parts[1]),
+                           *std::move(parts[2]),
+                           *std::move(parts[3]),
+                           *std::move(parts[4]),
+                           0,
+                           0};
   return absl::OkStatus();
 }
 

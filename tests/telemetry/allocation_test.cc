@@ -3,12 +3,14 @@
 // failed allocation into ResourceExhausted with their output unchanged.
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <new>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "gtest/gtest.h"
 #include "shaders/ringfuzz_wire.h"
+#include "telemetry/count_min_sketch.h"
 #include "telemetry/ring_telemetry.h"
 #include "tests/telemetry/wire_builder.h"
 
@@ -39,6 +41,29 @@ void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 
 namespace ringfuzz::telemetry {
 namespace {
+
+// The sketches' counters through the operator new above, so that a
+// FailAllocationAfter fails them too.
+uint64_t* CountersFromNew(size_t count) {
+  try {
+    return static_cast<uint64_t*>(::operator new(count * sizeof(uint64_t)));
+  } catch (const std::bad_alloc&) {
+    return nullptr;
+  }
+}
+void DeleteCounters(uint64_t* counters) { ::operator delete(counters); }
+
+// Installed before any test makes a sketch (static initialization); the
+// calloc pair it replaces is never used here.
+[[maybe_unused]] const CounterMemory kReplaced = SetCounterMemoryForTesting(
+    {[](size_t count) {
+       uint64_t* counters = CountersFromNew(count);
+       if (counters != nullptr) {
+         std::memset(counters, 0, count * sizeof(uint64_t));
+       }
+       return counters;
+     },
+     DeleteCounters});
 
 using ::ringfuzz::telemetry::testing::ControlBuilder;
 using ::ringfuzz::telemetry::testing::RingBuilder;

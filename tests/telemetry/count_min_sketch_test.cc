@@ -150,6 +150,35 @@ TEST(CountMinSketchTest, ResetClearsAndReshapes) {
   EXPECT_EQ(sketch->depth(), 2u);  // unchanged on error
 }
 
+TEST(CountMinSketchTest, CopiesAreEqualAndIndependent) {
+  absl::StatusOr<CountMinSketch> a = CountMinSketch::Create(3, 50);
+  a->Add(7, 3);
+  CountMinSketch b = *a;  // copy construction
+  EXPECT_EQ(b, *a);
+  EXPECT_NE(b.counters().data(), a->counters().data());
+  b.Add(7, 1);
+  EXPECT_EQ(a->Estimate(7), 3u);
+  EXPECT_EQ(b.Estimate(7), 4u);
+  absl::StatusOr<CountMinSketch> c = CountMinSketch::Create(1, 2);
+  *c = b;  // copy assignment into a smaller sketch
+  EXPECT_EQ(*c, b);
+  EXPECT_EQ(c->depth(), 3u);
+  EXPECT_EQ(c->width(), 50u);
+}
+
+TEST(CountMinSketchTest, MovedFromIsEmptyAndCanBeReshaped) {
+  absl::StatusOr<CountMinSketch> a = CountMinSketch::Create(2, 8);
+  a->Add(5, 2);
+  const uint64_t* storage = a->counters().data();
+  CountMinSketch b = std::move(*a);
+  EXPECT_EQ(b.counters().data(), storage);
+  EXPECT_EQ(b.Estimate(5), 2u);
+  EXPECT_EQ(a->depth(), 0u);
+  EXPECT_TRUE(a->counters().empty());
+  ASSERT_TRUE(a->Reset(2, 8).ok());
+  EXPECT_EQ(a->Estimate(5), 0u);
+}
+
 TEST(CountMinSketchTest, IsDeterministicAcrossInstances) {
   absl::StatusOr<CountMinSketch> a = CountMinSketch::Create(5, 97);
   absl::StatusOr<CountMinSketch> b = CountMinSketch::Create(5, 97);
