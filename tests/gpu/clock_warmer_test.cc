@@ -1,16 +1,13 @@
 #include "fuzz/clock_warmer.h"
 
 #include <memory>
-#include <optional>
 #include <utility>
-#include <vector>
 
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "gtest/gtest.h"
-#include "runtime/device_info.h"
-#include "runtime/instance.h"
 #include "tests/gpu/gpu_test_util.h"
+#include "tests/runtime/vulkan_test_fixture.h"
 
 namespace ringfuzz {
 namespace {
@@ -19,36 +16,9 @@ using gpu_test::CpuOptions;
 using gpu_test::MakeExecutor;
 using gpu_test::Str;
 
-// lavapipe with the validation layer; the test fails on any message.
-class ClockWarmerTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    vk::InstanceOptions options;
-    options.validation = true;
-    absl::StatusOr<vk::Instance> instance = vk::Instance::Create(options);
-    ASSERT_TRUE(instance.ok()) << instance.status();
-    instance_.emplace(*std::move(instance));
-    absl::StatusOr<std::vector<vk::PhysicalDeviceInfo>> devices =
-        instance_->EnumerateDevices();
-    ASSERT_TRUE(devices.ok()) << devices.status();
-    absl::StatusOr<uint32_t> index = vk::SelectDevice(*devices, "cpu");
-    ASSERT_TRUE(index.ok()) << index.status();
-    absl::StatusOr<vk::Device> device =
-        vk::Device::Create(*instance_, (*devices)[*index]);
-    ASSERT_TRUE(device.ok()) << device.status();
-    device_.emplace(*std::move(device));
-  }
-  void TearDown() override {
-    device_.reset();
-    if (instance_.has_value()) {
-      EXPECT_EQ(instance_->validation_messages(), 0u)
-          << instance_->last_validation_message();
-    }
-  }
-
-  std::optional<vk::Instance> instance_;
-  std::optional<vk::Device> device_;
-};
+// lavapipe (or $RINGFUZZ_TEST_DEVICE) with the validation layer on; each
+// test fails on any message (tests/runtime/vulkan_test_fixture.h).
+using ClockWarmerTest = vk::VulkanTest;
 
 // Left alone, this spin runs for seconds on lavapipe (4,096 workgroups of
 // 4,000 rounds; lavapipe cuts an invocation's loops after 65,535 steps in
@@ -60,7 +30,7 @@ TEST_F(ClockWarmerTest, StopEndsTheSpinBeforeItsBound) {
   options.max_rounds = 4000;
   options.round_steps = 7;
   absl::StatusOr<std::unique_ptr<ClockWarmer>> warmer =
-      ClockWarmer::Start(*device_, options);
+      ClockWarmer::Start(device(), options);
   ASSERT_TRUE(warmer.ok()) << warmer.status();
   absl::SleepFor(absl::Milliseconds(50));
   absl::StatusOr<uint32_t> rounds = (*warmer)->Stop();
@@ -81,7 +51,7 @@ TEST_F(ClockWarmerTest, WithoutStopTheSpinRunsToItsBound) {
   options.max_rounds = 300;
   options.round_steps = 16;
   absl::StatusOr<std::unique_ptr<ClockWarmer>> warmer =
-      ClockWarmer::Start(*device_, options);
+      ClockWarmer::Start(device(), options);
   ASSERT_TRUE(warmer.ok()) << warmer.status();
   // 600 rounds of 16 steps take well under a millisecond: the spin has
   // ended by itself long before the stop flag is written.
@@ -98,14 +68,14 @@ TEST_F(ClockWarmerTest, DestroyingARunningWarmerIsClean) {
   options.max_rounds = 4000;
   options.round_steps = 7;
   absl::StatusOr<std::unique_ptr<ClockWarmer>> warmer =
-      ClockWarmer::Start(*device_, options);
+      ClockWarmer::Start(device(), options);
   ASSERT_TRUE(warmer.ok()) << warmer.status();
   warmer->reset();
 }
 
 // A build that ends before the start is due never loads the device.
 TEST_F(ClockWarmerTest, FinishBeforeTheStartIsDueCancelsIt) {
-  DelayedClockWarmer warmer(*device_, absl::Now() + absl::Hours(1));
+  DelayedClockWarmer warmer(device(), absl::Now() + absl::Hours(1));
   absl::StatusOr<absl::Duration> busy = warmer.Finish();
   ASSERT_TRUE(busy.ok()) << busy.status();
   EXPECT_EQ(*busy, absl::ZeroDuration());
@@ -117,7 +87,7 @@ TEST_F(ClockWarmerTest, AStartThatIsDueRunsUntilFinish) {
   options.groups = 4096;
   options.max_rounds = 4000;
   options.round_steps = 7;
-  DelayedClockWarmer warmer(*device_, absl::Now(), options);
+  DelayedClockWarmer warmer(device(), absl::Now(), options);
   absl::SleepFor(absl::Milliseconds(200));
   absl::StatusOr<absl::Duration> busy = warmer.Finish();
   ASSERT_TRUE(busy.ok()) << busy.status();
@@ -130,7 +100,7 @@ TEST_F(ClockWarmerTest, DestroyingADelayedWarmerStopsItsSpin) {
   options.max_rounds = 4000;
   options.round_steps = 7;
   {
-    DelayedClockWarmer warmer(*device_, absl::Now(), options);
+    DelayedClockWarmer warmer(device(), absl::Now(), options);
     absl::SleepFor(absl::Milliseconds(100));
   }
 }
