@@ -340,13 +340,13 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler) {
                                   : kDefaultSlotExecs;
   steering_->Configure(configured);
   configured_ = configured;
-  sizer_ = MakeRoundSizer(configured.execs_per_slot);
-  loop_start_ = clock_.Now();
   // Batches in flight (submitted, not yet collected), oldest first. With
   // an executor that overlaps batches, the next one is planned and queued
   // before the last one's results are read, so the device never waits for
   // the host; finds of batch N then steer batch N+2.
   const size_t depth = std::max<uint32_t>(executor_->overlap(), 1);
+  sizer_ = MakeRoundSizer(configured.execs_per_slot, depth > 1);
+  loop_start_ = clock_.Now();
   std::deque<Batch> flights;
   uint64_t in_flight_requested = 0;
   int idle_batches = 0;
@@ -697,7 +697,8 @@ absl::Duration Engine::RoundTarget() const {
                               : kCpuRoundTime;
 }
 
-std::optional<RoundSizer> Engine::MakeRoundSizer(uint32_t ceiling) const {
+std::optional<RoundSizer> Engine::MakeRoundSizer(uint32_t ceiling,
+                                                 bool overlapped) const {
   if (!config_.adaptive_rounds) return std::nullopt;
   // On a device whose workgroup's lanes all run mutants of one slot, fewer
   // mutants than lanes would leave lanes idle.
@@ -705,7 +706,9 @@ std::optional<RoundSizer> Engine::MakeRoundSizer(uint32_t ceiling) const {
   if (std::optional<LaunchLimits> limits = executor_->launch_limits()) {
     floor = std::max<uint32_t>(limits->workgroup_size_x, 1);
   }
-  return RoundSizer(RoundTarget(), floor, ceiling);
+  return RoundSizer(RoundTarget(), floor, ceiling,
+                    overlapped ? RoundSizer::kOverlappedMinRoundPerFixed
+                               : RoundSizer::kMinRoundPerFixed);
 }
 
 void Engine::RecordLatency(const Batch& batch, const BatchResult& result,

@@ -259,8 +259,11 @@ class Engine {
   // A round's target time: -round_ms, else kCpuRoundTime.
   absl::Duration RoundTarget() const;
   // The round sizer for batches of at most `ceiling` mutants per slot, iff
-  // rounds are sized by time (Config::adaptive_rounds).
-  std::optional<RoundSizer> MakeRoundSizer(uint32_t ceiling) const;
+  // rounds are sized by time (Config::adaptive_rounds); `overlapped`: the
+  // executor overlaps rounds (their floor is
+  // RoundSizer::kOverlappedMinRoundPerFixed times the fixed part).
+  std::optional<RoundSizer> MakeRoundSizer(uint32_t ceiling,
+                                           bool overlapped) const;
   // Closes the feedback latency of the fresh entries `batch` ran (per the
   // executor's costs when it reports them, else every item if it ran any).
   void RecordLatency(const Batch& batch, const BatchResult& result,

@@ -5,8 +5,10 @@
 
 namespace ringfuzz {
 
-RoundSizer::RoundSizer(absl::Duration target, uint32_t floor, uint32_t ceiling)
+RoundSizer::RoundSizer(absl::Duration target, uint32_t floor, uint32_t ceiling,
+                       double min_round_per_fixed)
     : target_(target),
+      min_round_per_fixed_(std::max(min_round_per_fixed, 1.0)),
       floor_(std::clamp<uint32_t>(floor, 1, std::max<uint32_t>(ceiling, 1))),
       ceiling_(std::max<uint32_t>(ceiling, 1)) {}
 
@@ -83,10 +85,11 @@ void RoundSizer::Observe(uint64_t executions, absl::Duration elapsed) {
   Fit();
   const double target = absl::ToDoubleSeconds(target_);
   const double plain =
-      std::max(target - fixed_, (kMinRoundPerFixed - 1) * fixed_) / per_exec_;
+      std::max(target - fixed_, (min_round_per_fixed_ - 1) * fixed_) /
+      per_exec_;
   const double urgent =
       std::min(plain, std::max(kUrgentShare * target - fixed_,
-                               (kMinRoundPerFixed - 1) * fixed_) /
+                               (min_round_per_fixed_ - 1) * fixed_) /
                           per_exec_);
   auto bounded = [most](double execs) {
     return execs >= static_cast<double>(most)

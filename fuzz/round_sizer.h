@@ -20,17 +20,17 @@ namespace ringfuzz {
 // by kDecay at every later batch (while all of them had one size, fixed
 // keeps its last fitted value, 0 at first, and per_exec = (mean time -
 // fixed) / mean executions). Then
-//   total    = max(target - fixed, (kMinRoundPerFixed - 1) * fixed)
+//   total    = max(target - fixed, (min_round_per_fixed - 1) * fixed)
 //              / per_exec,  at most kMaxGrowth * the last batch's executions
 //   per slot = clamp(ceil(total / slots), floor, ceiling)
 // The second term keeps the device's throughput: a round is never so short
-// that its fixed part is more than 1/kMinRoundPerFixed of it, so when the
-// fixed part alone exceeds the target, rounds settle at kMinRoundPerFixed
-// times it (at least 2/3 of the device's peak rate) instead of collapsing to
-// the floor. To keep the fit informed, the second batch and then every
-// kProbeEvery-th one is a probe of twice the size (2 * max(total, the last
-// batch's executions), within the same bounds; an urgent batch defers it,
-// see ExecsPerSlot).
+// that its fixed part is more than 1/min_round_per_fixed of it, so when the
+// fixed part alone exceeds the target, rounds settle at min_round_per_fixed
+// times it (kMinRoundPerFixed for rounds that run one at a time: at least
+// 2/3 of the device's peak rate) instead of collapsing to the floor. To keep
+// the fit informed, the second batch and then every kProbeEvery-th one is a
+// probe of twice the size (2 * max(total, the last batch's executions), within
+// the same bounds; an urgent batch defers it, see ExecsPerSlot).
 //
 // Once a fit of at least kMinFitBatches batches has separated the fixed
 // part, kRegimeStreak batches in a row that each took less than
@@ -57,6 +57,14 @@ class RoundSizer {
   static constexpr uint64_t kMaxGrowth = 4;
   // A round takes at least this many times its fixed part.
   static constexpr double kMinRoundPerFixed = 3;
+  // The same for overlapped rounds (measured by their device time): the
+  // device's fixed part of a round is partly hidden behind the round queued
+  // after it, and a find waits for the rest of its round and the whole
+  // next one. Measured on an H200, bundled targets, 3 seeds each side by
+  // side: 2 ran the same exec/s as 3 (-2% to +4% per target, within the
+  // run-to-run spread) with the feedback latency's p99 at most 7.8 ms
+  // instead of 9.3 ms (docs/perf.md).
+  static constexpr double kOverlappedMinRoundPerFixed = 2;
   // Every kProbeEvery-th batch (and the second) runs twice the size.
   static constexpr uint64_t kProbeEvery = 16;
   // An urgent batch aims at this share of the target time.
@@ -69,13 +77,15 @@ class RoundSizer {
   static constexpr int kRegimeStreak = 2;
   static constexpr uint32_t kMinFitBatches = 8;
 
-  // `floor` is clamped to [1, ceiling] (ceiling >= 1); `target` > 0.
-  RoundSizer(absl::Duration target, uint32_t floor, uint32_t ceiling);
+  // `floor` is clamped to [1, ceiling] (ceiling >= 1); `target` > 0;
+  // `min_round_per_fixed` is clamped to at least 1.
+  RoundSizer(absl::Duration target, uint32_t floor, uint32_t ceiling,
+             double min_round_per_fixed = kMinRoundPerFixed);
 
   // Mutants per slot for the next batch of `slots` (>= 1) items.
   // `urgent`: the batch carries the first mutants of new corpus entries,
   // whose feedback latency ends with it: it aims at kUrgentShare of the
-  // target (still at least kMinRoundPerFixed times the fixed part, and
+  // target (still at least min_round_per_fixed times the fixed part, and
   // never more than a batch that is not urgent), and a probe due waits
   // for the next batch that is not urgent. While the measured batches all
   // had one size (the fit cannot separate the fixed part), it waits for
@@ -88,6 +98,7 @@ class RoundSizer {
   absl::Duration target() const { return target_; }
   uint32_t floor() const { return floor_; }
   uint32_t ceiling() const { return ceiling_; }
+  double min_round_per_fixed() const { return min_round_per_fixed_; }
   // The fitted model (zero before the first measurement).
   absl::Duration fixed_cost() const { return absl::Seconds(fixed_); }
   double seconds_per_exec() const { return per_exec_; }
@@ -97,6 +108,7 @@ class RoundSizer {
   void Fit();
 
   absl::Duration target_;
+  double min_round_per_fixed_;
   uint32_t floor_;
   uint32_t ceiling_;
   uint64_t observed_ = 0;  // batches measured

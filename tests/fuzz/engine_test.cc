@@ -1205,6 +1205,42 @@ TEST(EngineTest, AdaptiveRoundsKeepTheDeviceBusyWhenTheFixedCostDominates) {
   }
 }
 
+// Overlapped rounds, sized by their device time, settle at
+// kOverlappedMinRoundPerFixed (two) times the fixed part instead: the
+// same device as above, 30 ms fixed + 16 * n us = 60 ms, n = 1875.
+TEST(EngineTest, OverlappedAdaptiveRoundsSettleAtTwiceTheFixedCost) {
+  FakeExecutorOptions options;
+  options.magic = "0123456789abcdef0123456789abcdef";  // never found
+  options.overlap = 2;
+  options.device_time = absl::Milliseconds(30);
+  options.device_time_per_exec = absl::Microseconds(1);
+  FakeExecutor executor(options);
+  Config config = TestConfig();
+  config.adaptive_rounds = true;
+  config.round_ms = 10;
+  config.batch_slots = 16;
+  config.slot_execs = 65536;
+  config.runs = 2000000;
+  config.verbosity = 0;
+  FakeClock clock;
+  std::ostringstream out;
+  Engine engine(config, executor, out, clock);
+  ASSERT_EQ(engine.Run({}), 0) << out.str();
+  const auto& batches = executor.batches();
+  ASSERT_GT(batches.size(), 40u);
+  // From the floor, sizes grow by at most kMaxGrowth a batch, each decided
+  // with a batch still in flight: settled by batch 24.
+  size_t plain = 0;
+  for (size_t b = 24; b + 1 < batches.size(); ++b) {
+    const bool probe = batches[b][0].count == 2 * 1875u;
+    if (!probe) {
+      EXPECT_EQ(batches[b][0].count, 1875u) << b;
+      ++plain;
+    }
+  }
+  EXPECT_GT(plain, 10u);
+}
+
 // A device fast enough for the whole shape gets exactly the ceiling; one
 // too slow for a mutant per slot gets exactly one (the floor).
 TEST(EngineTest, AdaptiveRoundsStayWithinOneAndThePreferredShape) {

@@ -157,10 +157,13 @@ absl::StatusOr<BatchResult> FakeExecutor::RunBatch(
         if (options_.name_mutators) find->mutations = std::move(mutations);
         bool bug = IsBug(find->kind);
         result.finds.push_back(*std::move(find));
-        if (bug) return result;
+        if (bug) break;
       }
     }
+    if (!result.finds.empty() && IsBug(result.finds.back().kind)) break;
   }
+  result.device_time +=
+      options_.device_time_per_exec * static_cast<int64_t>(result.executions);
   return result;
 }
 

@@ -49,8 +49,10 @@ struct FakeExecutorOptions {
   // Overlapped batches (Executor::overlap): SubmitBatch queues, and
   // CollectBatch runs the oldest queued batch as RunBatch would.
   uint32_t overlap = 1;
-  // Reported as every batch's BatchResult::device_time (zero: none).
+  // Every batch's BatchResult::device_time is device_time plus
+  // device_time_per_exec per execution (both zero: none).
   absl::Duration device_time;
+  absl::Duration device_time_per_exec;
   // The RunBatch calls (1-based, counted per executor) that fail as a lost
   // device does (Unavailable).
   std::set<int> lose_device_at;

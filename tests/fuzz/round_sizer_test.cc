@@ -34,6 +34,31 @@ TEST(RoundSizerTest, UrgentBatchesAimAtTheUrgentShareOfTheTarget) {
   EXPECT_NEAR(urgent, 250, 2);
 }
 
+TEST(RoundSizerTest, AFixedPartAboveTheTargetSetsTheFloorOfARound) {
+  // A device of 30 ms + n us per round and a 10 ms target: a round takes
+  // min_round_per_fixed times 30 ms, urgent or not.
+  auto slow = [](uint64_t n) {
+    return absl::Milliseconds(30) + absl::Microseconds(static_cast<int64_t>(n));
+  };
+  for (double per_fixed : {3.0, 2.0}) {
+    RoundSizer sizer(absl::Milliseconds(10), 1, 1 << 20, per_fixed);
+    EXPECT_EQ(sizer.min_round_per_fixed(), per_fixed);
+    for (int i = 0; i < 40; ++i) {
+      const uint64_t n = uint64_t{sizer.ExecsPerSlot(16)} * 16;
+      sizer.Observe(n, slow(n));
+    }
+    ASSERT_NEAR(absl::ToDoubleMilliseconds(sizer.fixed_cost()), 30.0, 0.1);
+    // (per_fixed - 1) * 30 ms of executions at 1 us, over 16 slots.
+    const double expected = (per_fixed - 1) * 30000 / 16;
+    EXPECT_NEAR(sizer.ExecsPerSlot(16), expected, 2) << per_fixed;
+    EXPECT_NEAR(sizer.ExecsPerSlot(16, /*urgent=*/true), expected, 2)
+        << per_fixed;
+  }
+  // Below one a round would be shorter than its own fixed part.
+  EXPECT_EQ(RoundSizer(absl::Milliseconds(10), 1, 8, 0.5).min_round_per_fixed(),
+            1.0);
+}
+
 TEST(RoundSizerTest, WithASeparatedFitUrgentBatchesDeferTheProbe) {
   RoundSizer sizer(absl::Milliseconds(10), 1, 1 << 20);
   Train(sizer, 16, 40);  // sizes grew from the floor: the fit is separated
