@@ -1,6 +1,8 @@
 #include "fuzz/bug_report.h"
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "absl/strings/str_format.h"
 #include "corpus/atomic_file.h"
 #include "corpus/sha1.h"
@@ -69,32 +71,17 @@ std::string PrintableAscii(ByteSpan data) {
   return text;
 }
 
+static absl::string_view AsStringView(ByteSpan data) {
+  return absl::string_view(reinterpret_cast<const char*>(data.data()),
+                           data.size());
+}
+
 std::string Base64(ByteSpan data) {
-  static constexpr char kTable[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string text;
-  size_t i = 0;
-  for (; i + 3 <= data.size(); i += 3) {
-    uint32_t v = data[i] << 16 | data[i + 1] << 8 | data[i + 2];
-    text += kTable[v >> 18];
-    text += kTable[(v >> 12) & 63];
-    text += kTable[(v >> 6) & 63];
-    text += kTable[v & 63];
-  }
-  if (size_t rest = data.size() - i; rest > 0) {
-    uint32_t v = data[i] << 16 | (rest == 2 ? data[i + 1] << 8 : 0);
-    text += kTable[v >> 18];
-    text += kTable[(v >> 12) & 63];
-    text += rest == 2 ? kTable[(v >> 6) & 63] : '=';
-    text += '=';
-  }
-  return text;
+  return absl::Base64Escape(AsStringView(data));
 }
 
 std::string PlainHex(ByteSpan data) {
-  std::string text;
-  for (uint8_t byte : data) absl::StrAppendFormat(&text, "%02x", byte);
-  return text;
+  return absl::BytesToHexString(AsStringView(data));
 }
 
 namespace {
