@@ -2,8 +2,8 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/string_view.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/string_view.h"
 #include "corpus/atomic_file.h"
 #include "corpus/sha1.h"
 #include "fuzz/report_format.h"
