@@ -4,6 +4,8 @@ add_library(ringfuzz_gpu STATIC
   ${CMAKE_SOURCE_DIR}/fuzz/gpu_build_notice.cc
   ${CMAKE_SOURCE_DIR}/fuzz/gpu_cfg.cc
   ${CMAKE_SOURCE_DIR}/fuzz/gpu_instrument.cc
+  ${CMAKE_SOURCE_DIR}/fuzz/gpu_static_edges.cc
+  ${CMAKE_SOURCE_DIR}/fuzz/spirv_inst.cc
   ${CMAKE_SOURCE_DIR}/fuzz/gpu_megakernel.cc
   ${CMAKE_SOURCE_DIR}/fuzz/gpu_executor.cc
   ${CMAKE_SOURCE_DIR}/fuzz/gpu_executor_overlap.cc

@@ -120,14 +120,24 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
   // The target gets the device's shared memory, less the megakernel's.
   build.limits = WithDeviceSharedMemory(build.limits, info.name,
                                         info.max_compute_shared_memory_bytes);
-  absl::StatusOr<Megakernel> precise =
-      BuildMegakernelFromFile(options.target_path, build);
-  if (!precise.ok()) return precise.status();
   const bool signature =
       options.coverage &&
       (options.coverage_mode == GpuExecutorOptions::CoverageMode::kSignature ||
        (options.coverage_mode == GpuExecutorOptions::CoverageMode::kAuto &&
         info.is_cpu));
+  // On CPU devices the precise build defers its coverage to the end of
+  // each execution, unless the target's static edges are not all known.
+  MegakernelOptions precise_build = build;
+  precise_build.deferred_coverage =
+      options.deferred_coverage && options.coverage && info.is_cpu;
+  absl::StatusOr<Megakernel> precise =
+      BuildMegakernelFromFile(options.target_path, precise_build);
+  std::string deferred_refusal;
+  if (absl::IsFailedPrecondition(precise.status())) {
+    deferred_refusal = std::string(precise.status().message());
+    precise = BuildMegakernelFromFile(options.target_path, build);
+  }
+  if (!precise.ok()) return precise.status();
   const uint32_t ring_slots = RingSlots(options, info);
   const uint32_t max_words = precise->max_len / 4;
   const uint32_t find_capacity =
@@ -198,6 +208,7 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
   e.scratch_entries_ = find_capacity;
   e.log_capacity_ = log_capacity;
   e.max_len_ = precise->max_len;
+  e.deferred_refusal_ = std::move(deferred_refusal);
   // The build holds whole words; inputs stop at the exact length asked.
   e.len_limit_ = options.max_len == 0
                      ? precise->max_len
@@ -457,21 +468,26 @@ GpuExecutor::Program& GpuExecutor::ProgramFor(uint32_t opcode) {
 }
 
 absl::Status GpuExecutor::BindAll() {
+  for (Program* program : {precise_.get(), fast_.get(), havoc_.get()}) {
+    if (program == nullptr) continue;
+    if (absl::Status s = BindProgram(*program); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status GpuExecutor::BindProgram(Program& program) {
   const vk::Buffer* buffers[RF_BINDING_COUNT] = {
       &control_, &ring_,   corpus_.get(), &finds_,
       &dict_,    &cmplog_, patches_.get()};
-  for (Program* program : {precise_.get(), fast_.get(), havoc_.get()}) {
-    if (program == nullptr) continue;
-    if (absl::Status s = program->dispatcher->BindBuffers(buffers); !s.ok()) {
+  if (absl::Status s = program.dispatcher->BindBuffers(buffers); !s.ok()) {
+    return s;
+  }
+  if (program.second != nullptr) {
+    const vk::Buffer* second[RF_BINDING_COUNT] = {
+        &control_, ring2_.get(), corpus_.get(), finds2_.get(),
+        &dict_,    &cmplog_,     patches_.get()};
+    if (absl::Status s = program.second->BindBuffers(second); !s.ok()) {
       return s;
-    }
-    if (program->second != nullptr) {
-      const vk::Buffer* second[RF_BINDING_COUNT] = {
-          &control_, ring2_.get(), corpus_.get(), finds2_.get(),
-          &dict_,    &cmplog_,     patches_.get()};
-      if (absl::Status s = program->second->BindBuffers(second); !s.ok()) {
-        return s;
-      }
     }
   }
   return absl::OkStatus();
@@ -891,12 +907,20 @@ void GpuExecutor::PublishSlot(uint32_t s, const WorkItem& item, uint32_t seed,
 absl::Status GpuExecutor::Calibrate(const std::vector<Find>& inputs,
                                     BatchResult& result) {
   steered_ = nullptr;
+  // In byte order: neighbouring lanes of a SIMD vector then run inputs
+  // that share their first bytes and so, mostly, their path through the
+  // target (on lavapipe a vector runs the union of its lanes' paths).
+  std::vector<uint32_t> order(inputs.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    return inputs[a].data < inputs[b].data;
+  });
   for (size_t first = 0; first < inputs.size(); first += scratch_entries_) {
     const uint32_t n = static_cast<uint32_t>(
         std::min<size_t>(scratch_entries_, inputs.size() - first));
     for (uint32_t i = 0; i < n; ++i) {
       WriteCorpusEntry(corpus_capacity_ + i, ScratchOffset(i),
-                       inputs[first + i].data);
+                       inputs[order[first + i]].data);
     }
     absl::StatusOr<uint32_t> published =
         PublishInputRuns(RF_OP_CALIBRATE, corpus_capacity_, n);
@@ -911,10 +935,11 @@ absl::Status GpuExecutor::Calibrate(const std::vector<Find>& inputs,
     for (Find& find : evaluated.finds) {
       const uint32_t i = find.parent - corpus_capacity_;
       if (i < n) {
-        find.parent = inputs[first + i].parent;
-        find.opcode = inputs[first + i].opcode;
-        find.mutations = inputs[first + i].mutations;
-        find.device_clock = inputs[first + i].device_clock;
+        const Find& input = inputs[order[first + i]];
+        find.parent = input.parent;
+        find.opcode = input.opcode;
+        find.mutations = input.mutations;
+        find.device_clock = input.device_clock;
       }
       result.finds.push_back(std::move(find));
     }
@@ -993,15 +1018,29 @@ absl::StatusOr<BatchResult> GpuExecutor::RunBatch(
   return result;
 }
 
+// See PublishInputRuns.
+constexpr uint32_t kCpuInputsPerLane = 8;
+
 absl::StatusOr<uint32_t> GpuExecutor::PublishInputRuns(uint32_t opcode,
                                                        uint32_t first,
                                                        uint32_t n) {
-  // One slot per workgroup's worth of inputs (a slot runs on one
-  // workgroup, and on lavapipe a workgroup on one core), in contiguous
-  // ranges.
-  const uint32_t slots = std::clamp<uint32_t>(
-      (n + precise_->kernel.local_size - 1) / precise_->kernel.local_size, 1,
-      std::min(ring_slots_, groups_));
+  // In contiguous ranges, one slot per workgroup's worth of inputs (a slot
+  // runs on one workgroup): on a GPU each its own, so that they spread over
+  // the device. On a CPU device (lavapipe, a workgroup on one core) a
+  // slot's fixed cost is tens of microseconds, so slots take up to
+  // kCpuInputsPerLane inputs per invocation, but as many slots as the
+  // device has threads.
+  const uint32_t local_size = precise_->kernel.local_size;
+  const uint32_t workgroups = (n + local_size - 1) / local_size;
+  uint32_t wanted = workgroups;
+  if (device_.info().is_cpu) {
+    const uint32_t threads =
+        std::max<uint32_t>(std::thread::hardware_concurrency(), 1);
+    wanted = std::max(std::min(threads, workgroups),
+                      (workgroups + kCpuInputsPerLane - 1) / kCpuInputsPerLane);
+  }
+  const uint32_t slots =
+      std::clamp<uint32_t>(wanted, 1, std::min(ring_slots_, groups_));
   const uint32_t per_slot = (n + slots - 1) / slots;
   if (absl::Status s = PrepareToPublish(ring_.words(), slots); !s.ok()) {
     return s;

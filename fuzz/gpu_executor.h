@@ -78,6 +78,15 @@ struct GpuExecutorOptions {
   // ran 1.17x the full one over a bytecode_vm corpus (docs/perf.md). It
   // costs one more pipeline compile at start-up (cached by Mesa on disk).
   bool havoc_build = true;
+  // On CPU devices the precise build (which judges the signature build's
+  // candidates, logs compares and replays) defers its coverage
+  // (MegakernelOptions::deferred_coverage): the same coverage bits, set in
+  // registers as the target runs and marked at the end of each execution,
+  // instead of a memory access per block visit, which lavapipe pays as a
+  // scalarised loop in every block whether a lane takes it or not
+  // (docs/perf.md). A target whose static edges are not all known
+  // (fuzz/gpu_static_edges.h) keeps the immediate build.
+  bool deferred_coverage = true;
   // lavapipe's SIMD width in bits (its LP_NATIVE_VECTOR_WIDTH: 4 lanes at
   // 128, 8 at 256), set for the process before lavapipe first starts unless
   // the environment already names one; 0 leaves lavapipe's choice (the
@@ -217,6 +226,13 @@ class GpuExecutor final : public Executor {
   // Whether HAVOC, TRIM and REPLAY slots run on a havoc-only build
   // (GpuExecutorOptions::havoc_build).
   bool havoc_build() const { return havoc_ != nullptr; }
+  // Whether the precise build defers its coverage
+  // (GpuExecutorOptions::deferred_coverage), and why it does not on a CPU
+  // device ("" if it does, or if it was not asked to).
+  bool deferred_coverage() const { return kernel().deferred_coverage; }
+  const std::string& deferred_coverage_refusal() const {
+    return deferred_refusal_;
+  }
   // Whether the ring lives in device memory (GpuExecutorOptions::
   // ring_memory).
   bool ring_in_device_memory() const { return ring_.device_local(); }
@@ -440,6 +456,8 @@ class GpuExecutor final : public Executor {
   // Runs `inputs` (at most scratch_entries_) once each with precise
   // coverage; appends their finds to `result` (executions not counted).
   absl::Status Calibrate(const std::vector<Find>& inputs, BatchResult& result);
+  // Binds the executor's buffers to `program`'s dispatchers.
+  absl::Status BindProgram(Program& program);
   // Telemetry and steering: waits for the dispatch of `program` like
   // Wait(dispatch_timeout_), polling the observer (if this round is
   // observed) every poll_interval(); stops the dispatch when it asks to.
@@ -497,6 +515,7 @@ class GpuExecutor final : public Executor {
   // Havoc-only signature build (GpuExecutorOptions::havoc_build); null when
   // there is none.
   std::unique_ptr<Program> havoc_;
+  std::string deferred_refusal_;  // see deferred_coverage_refusal
 
   std::vector<Bytes> inputs_;       // host mirror of the corpus buffer
   uint32_t corpus_capacity_ = 0;    // index entries for corpus inputs

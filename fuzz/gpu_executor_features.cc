@@ -27,9 +27,8 @@ absl::StatusOr<BatchResult> GpuExecutor::ExecuteEach(
   if (absl::Status s = CheckUsable(); !s.ok()) return s;
   if (absl::Status s = Quiesce(); !s.ok()) return s;
   // Calibration runs are replays: each reports its fault, whether or not
-  // the fault was seen before. Each input runs on its own invocation (a
-  // calibration slot holds at most a workgroup's worth), which queues at
-  // most one fault per slot: its input's.
+  // the fault was seen before, and an invocation that runs several inputs
+  // of a calibration slot queues each one's.
   std::vector<Find> runs(inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
     const size_t n = std::min<size_t>(inputs[i].size(), len_limit_);
@@ -40,7 +39,8 @@ absl::StatusOr<BatchResult> GpuExecutor::ExecuteEach(
   // does while fuzzing without -keep_going.
   const uint32_t flags = push_flags_;
   push_flags_ |= RF_PUSH_KEEP_GOING;
-  // At most one input per invocation per call of Calibrate.
+  // A workgroup's worth of inputs per slot the ring holds, per call of
+  // Calibrate (within the find queue, which Calibrate splits by).
   const size_t per_call = std::max<size_t>(
       size_t{precise_->kernel.local_size} * std::min(ring_slots_, groups_), 1);
   BatchResult result;
@@ -74,6 +74,8 @@ absl::Status GpuExecutor::ResetCoverage() {
   // The signature build's seen table summarises the same coverage: an
   // execution it remembers would not be re-run precisely.
   std::memset(ctrl + RF_RES_SEEN, 0, RF_SEEN_WORDS * 4);
+  // So does the calibration build's record of the static edges it marked.
+  std::memset(ctrl + RF_RES_STATIC_EDGES, 0, RF_STATIC_EDGE_WORDS * 4);
   coverage_stale_ = true;
   return absl::OkStatus();
 }

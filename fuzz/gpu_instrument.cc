@@ -1,11 +1,9 @@
 #include "fuzz/gpu_instrument.h"
 
-#define SPV_ENABLE_UTILITY_CODE
 #include <algorithm>
 #include <iterator>
 #include <map>
 #include <set>
-#include <spirv/unified1/spirv.hpp11>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -15,39 +13,16 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "fuzz/gpu_cfg.h"
+#include "fuzz/spirv_inst.h"
 #include "shaders/ringfuzz_wire.h"
 
 namespace ringfuzz {
 namespace {
 
-constexpr size_t kHeaderWords = 5;
-
-struct Inst {
-  spv::Op op;
-  std::vector<uint32_t> words;  // including the leading word
-};
-
-Inst Make(spv::Op op, std::vector<uint32_t> operands) {
-  Inst inst{op, {}};
-  inst.words.reserve(operands.size() + 1);
-  inst.words.push_back(static_cast<uint32_t>((operands.size() + 1) << 16) |
-                       static_cast<uint32_t>(op));
-  inst.words.insert(inst.words.end(), operands.begin(), operands.end());
-  return inst;
-}
-
-// Decodes a literal string operand starting at word `first`.
-std::string LiteralString(const std::vector<uint32_t>& words, size_t first) {
-  std::string out;
-  for (size_t w = first; w < words.size(); ++w) {
-    for (int b = 0; b < 4; ++b) {
-      char c = static_cast<char>((words[w] >> (8 * b)) & 0xFF);
-      if (c == '\0') return out;
-      out.push_back(c);
-    }
-  }
-  return out;
-}
+using spirv::Inst;
+using spirv::kHeaderWords;
+using spirv::LiteralString;
+using spirv::Make;
 
 // "parse(u1;i1;" -> "parse"
 std::string SourceName(const std::string& mangled) {
@@ -65,11 +40,6 @@ class Instrumenter {
       : in_(spirv), options_(options) {}
 
   absl::StatusOr<InstrumentedModule> Run() {
-    if (in_.size() < kHeaderWords || in_[0] != spv::MagicNumber) {
-      return absl::InvalidArgumentError(
-          "not a SPIR-V module (bad magic number); the shader compiler "
-          "output is corrupt");
-    }
     if (absl::Status s = Parse(); !s.ok()) return s;
     if (absl::Status s = Resolve(); !s.ok()) return s;
     if (absl::Status s = Rewrite(); !s.ok()) return s;
@@ -78,19 +48,7 @@ class Instrumenter {
 
  private:
   absl::Status Parse() {
-    size_t pos = kHeaderWords;
-    while (pos < in_.size()) {
-      uint32_t count = in_[pos] >> 16;
-      if (count == 0 || pos + count > in_.size()) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("malformed SPIR-V instruction at word ", pos));
-      }
-      Inst inst{
-          static_cast<spv::Op>(in_[pos] & 0xFFFF),
-          std::vector<uint32_t>(in_.begin() + pos, in_.begin() + pos + count)};
-      insts_.push_back(std::move(inst));
-      pos += count;
-    }
+    if (absl::Status s = spirv::Parse(in_, insts_); !s.ok()) return s;
     bound_ = in_[3];
     return absl::OkStatus();
   }

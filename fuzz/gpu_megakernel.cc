@@ -5,7 +5,9 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "corpus/file_read.h"
+#include "fuzz/gpu_static_edges.h"
 #include "fuzz/target_diagnostics.h"
 #include "fuzz/target_limits.h"
 #include "runtime/shader_compiler.h"
@@ -18,6 +20,59 @@ uint32_t MutationStepBound(uint32_t max_len) {
   // copy (max_len) plus small fixed loops (64).
   return max_len / 4 + 2 * max_len + 64 + 16;
 }
+
+namespace {
+
+// Words of `n` bits, at least one.
+uint32_t Words(size_t n) {
+  return static_cast<uint32_t>(std::max<size_t>((n + 31) / 32, 1));
+}
+
+// The deferred-coverage build of a target, from `first` (its build with
+// one word of each kind): compiled again by `build` with its sites' and
+// static edges' word counts and the edges' map bits, its static edges
+// stored (fuzz/gpu_static_edges.h); `static_edges` is set to their count.
+template <typename Build>
+absl::StatusOr<InstrumentedModule> SizeDeferredBuild(
+    const std::string& target_name, const InstrumentedModule& first,
+    Build& build, uint32_t& static_edges) {
+  absl::StatusOr<StaticEdges> edges = AddStaticEdges(first.spirv);
+  if (!edges.ok()) return edges.status();
+  if (!edges->complete) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "no deferred coverage for '", target_name, "': ", edges->incomplete));
+  }
+  const uint32_t site_words = Words(first.sites.size());
+  const uint32_t edge_words = Words(edges->edge_bits.size());
+  if (site_words > kMaxDeferredWords || edge_words > kMaxDeferredWords) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "no deferred coverage for '", target_name, "': ", first.sites.size(),
+        " sites and ", edges->edge_bits.size(), " static edges (at most ",
+        32 * kMaxDeferredWords, " of each)"));
+  }
+  const std::vector<uint32_t> bits = edges->edge_bits;
+  absl::StatusOr<InstrumentedModule> module =
+      build({{"RF_SITE_WORDS", absl::StrCat(site_words, "u")},
+             {"RF_EDGE_WORDS", absl::StrCat(edge_words, "u")},
+             {"RF_EDGE_TABLE",
+              bits.empty() ? std::string("0u")
+                           : absl::StrCat(absl::StrJoin(bits, "u,"), "u")}});
+  if (!module.ok()) return module.status();
+  edges = AddStaticEdges(module->spirv);
+  if (!edges.ok()) return edges.status();
+  if (!edges->complete || edges->edge_bits != bits ||
+      module->sites.size() != first.sites.size()) {
+    return absl::InternalError(absl::StrCat(
+        "deferred build of '", target_name,
+        "': its static edges changed once sized (please report this "
+        "ringfuzz bug)"));
+  }
+  module->spirv = std::move(edges->spirv);
+  static_edges = static_cast<uint32_t>(bits.size());
+  return module;
+}
+
+}  // namespace
 
 absl::StatusOr<Megakernel> BuildMegakernel(const std::string& target_name,
                                            const std::string& target_source,
@@ -42,7 +97,7 @@ absl::StatusOr<Megakernel> BuildMegakernel(const std::string& target_name,
           target_name, " [",
           options.signature
               ? (options.havoc_only ? "signature, havoc only" : "signature")
-              : "precise",
+              : (options.deferred_coverage ? "calibration" : "precise"),
           " build]"),
       absl::StrCat("#version 450\n"
                    "#extension GL_GOOGLE_include_directive : require\n"
@@ -109,8 +164,26 @@ absl::StatusOr<Megakernel> BuildMegakernel(const std::string& target_name,
     }
     return module;
   };
-  absl::StatusOr<InstrumentedModule> module = build({});
+  if (options.deferred_coverage) {
+    if (options.signature || !options.coverage) {
+      return absl::InvalidArgumentError(
+          "deferred coverage is a precise build's, with coverage hooks");
+    }
+    compile.defines.push_back({"RF_COVERAGE_DEFERRED", "1"});
+  }
+  absl::StatusOr<InstrumentedModule> module =
+      options.deferred_coverage ? build({{"RF_SITE_WORDS", "1u"},
+                                         {"RF_EDGE_WORDS", "1u"},
+                                         {"RF_EDGE_TABLE", "0u"}})
+                                : build({});
   if (!module.ok()) return module.status();
+  uint32_t static_edges = 0;
+  if (options.deferred_coverage) {
+    absl::StatusOr<InstrumentedModule> sized =
+        SizeDeferredBuild(target_name, *module, build, static_edges);
+    if (!sized.ok()) return sized.status();
+    module = *std::move(sized);
+  }
   // The signature's per-block counters, sized to the hooks the pruned
   // instrumentation placed (it numbers them densely): every counter word
   // costs each execution a reset, a classification and a hash step, whether
@@ -148,6 +221,8 @@ absl::StatusOr<Megakernel> BuildMegakernel(const std::string& target_name,
   kernel.flat_mutation = flat;
   kernel.value_profile = options.value_profile;
   kernel.signature_words = signature_words;
+  kernel.deferred_coverage = options.deferred_coverage;
+  kernel.static_edges = static_edges;
   return kernel;
 }
 

@@ -51,10 +51,23 @@ struct MegakernelOptions {
   // shader_device_clock): finds and slot claims carry its time
   // (RF_FIND_CLOCK_LO, RF_TAIL_CLOCK_LO in shaders/ringfuzz_wire.h).
   bool device_clock = false;
+  // Deferred coverage (RF_COVERAGE_DEFERRED; precise build only): the
+  // hooks set register bits and each execution marks the maps at its end,
+  // over the module's static edges (fuzz/gpu_static_edges.h). Compare hooks
+  // then only add value-profile features (no compare table, no compare
+  // logs). For SIMD back ends, where every per-lane memory access in a
+  // block costs each visit of it a scalarised loop: the calibration build.
+  // Refused (FailedPrecondition) for a target whose static edges are not
+  // all known or that exceeds kMaxDeferredWords.
+  bool deferred_coverage = false;
   // What the device can build (fuzz/target_limits.h): a megakernel beyond
   // these is refused before the driver sees it.
   TargetLimits limits;
 };
+
+// Most register words deferred coverage keeps for sites, and for static
+// edges (1,024 of each).
+inline constexpr uint32_t kMaxDeferredWords = RF_STATIC_EDGE_WORDS;
 
 // Most words of per-block counters a signature holds (RF_SIG_COUNT_WORDS's
 // default in shaders/megakernel_prelude.glsl): targets with more block
@@ -87,6 +100,10 @@ struct Megakernel {
   // (RF_SIG_COUNT_WORDS: a quarter of its block hooks, 1 to
   // kMaxSignatureWords); 0 in the precise build.
   uint32_t signature_words = 0;
+  // Deferred coverage (MegakernelOptions::deferred_coverage): the static
+  // edges it marks; 0 otherwise.
+  bool deferred_coverage = false;
+  uint32_t static_edges = 0;
 };
 
 // Compiles `target_source` (named `target_name` in messages). Errors:

@@ -258,7 +258,8 @@ void rf_run_slot(uint slot, uint lane) {
     uint source = parent;
     for (uint r = 0u; r < RF_ROUND_MUTANTS && m < count; ++r) {
       rf_steps += 1u;
-      if (rf_steps + rf_pc.mutation_bound + rf_pc.exec_steps + RF_MAX_WORDS >
+      if (rf_steps + rf_pc.mutation_bound + rf_pc.exec_steps + RF_MAX_WORDS +
+              RF_DEFERRED_STEPS >
           rf_pc.step_budget) {
         rf_sh_out_of_budget = 1u;
         out_of_budget = true;
@@ -317,8 +318,9 @@ void rf_run_slot(uint slot, uint lane) {
     // The execution of mutant m is still in rf_in/rf_len and rf_fault_*.
     m += RF_LOCAL_SIZE;
     if (rf_fault_kind != 0u) {
-      // At most one fault queued per invocation and slot.
-      if (!reported_fault) {
+      // At most one fault queued per invocation and slot, but every input's
+      // of a CALIBRATE or CMPLOG slot (an invocation may run several).
+      if (!reported_fault || calibrate) {
         pushed += rf_report_fault(slot, source, opcode, replay, mutations);
         reported_fault = true;
       }
@@ -349,6 +351,9 @@ void rf_run_slot(uint slot, uint lane) {
     uint stored =
         rf_push_find(RF_FIND_NEW_COVERAGE, slot, source, opcode, mutations);
     if (stored == 0u) rf_unmark(rf_first_new);
+#ifdef RF_COVERAGE_DEFERRED
+    if (stored == 0u) rf_forget_static_edges();
+#endif
     pushed += stored;
 #endif
   }

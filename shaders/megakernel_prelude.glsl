@@ -12,8 +12,20 @@
 //   RF_DEVICE_CLOCK (optional) the device has a device-scope shader clock
 //                   (VK_KHR_shader_clock's shaderDeviceClock) and the
 //                   source enables GL_EXT_shader_realtime_clock
+//   RF_COVERAGE_DEFERRED (optional, precise build) coverage in registers,
+//                   marked at the end of each execution, with
+//                   RF_SITE_WORDS, RF_EDGE_WORDS and RF_EDGE_TABLE (see
+//                   rf_mark_deferred; fuzz/gpu_megakernel.cc sets them)
 #include "ringfuzz_wire.h"
 #include "ringfuzz_mutators.h"
+
+// Loop iterations an execution may add after the target's own: deferred
+// coverage marks each static edge it took in a loop.
+#ifdef RF_COVERAGE_DEFERRED
+#define RF_DEFERRED_STEPS (RF_EDGE_WORDS * 32u)
+#else
+#define RF_DEFERRED_STEPS 0u
+#endif
 
 #define RF_MAX_WORDS (RF_MAX_LEN / 4)
 #define RF_NO_SLOT 0xFFFFFFFFu
@@ -291,8 +303,30 @@ uint rf_hit_bucket(uint hits) {
                       : hits - 1u;
 }
 
+#ifdef RF_COVERAGE_DEFERRED
+// Deferred coverage (the calibration build of SIMD back ends such as
+// lavapipe, where every per-lane memory access is a scalarised loop that
+// runs whether a lane takes the block or not): the hooks set bits in
+// registers, and the execution marks the maps once, at its end
+// (rf_mark_deferred), with the same bits the immediate build marks as it
+// goes. Sites are numbered densely (RF_SITE_WORDS words of them); edges
+// are the module's static edges (fuzz/gpu_static_edges.h): before each
+// hook the instrumentation stores into rf_edge the number of the edge that
+// rf_prev selects, RF_EDGE_WORDS words of them, and RF_EDGE_TABLE lists
+// each one's edge-map bit. rf_site and rf_edge are constants or selects
+// of constants after inlining, so setting a bit is one or two ors.
+uint rf_edge;
+uint rf_site_bits[RF_SITE_WORDS];
+uint rf_edge_bits[RF_EDGE_WORDS];
+const uint rf_edge_map_bits[] = uint[](RF_EDGE_TABLE);
+#endif
+
 void rf_coverage_reset() {
   [[unroll]] for (uint k = 0u; k < RF_HIT_COUNTERS; ++k) rf_hits[k] = 0u;
+#ifdef RF_COVERAGE_DEFERRED
+  [[unroll]] for (uint k = 0u; k < RF_SITE_WORDS; ++k) rf_site_bits[k] = 0u;
+  [[unroll]] for (uint k = 0u; k < RF_EDGE_WORDS; ++k) rf_edge_bits[k] = 0u;
+#endif
 }
 
 // The edge and the block (site) each have their own bit: the block map is
@@ -300,12 +334,69 @@ void rf_coverage_reset() {
 void rf_cov_hook() {
   rf_count_hit();
   uint cur = rf_site & 0xFFFFu;
+  uint site = rf_site >> 16u;
+#ifdef RF_COVERAGE_DEFERRED
+  [[unroll]] for (uint k = 0u; k < RF_SITE_WORDS; ++k) {
+    rf_site_bits[k] |= k == (site >> 5u) ? 1u << (site & 31u) : 0u;
+  }
+  [[unroll]] for (uint k = 0u; k < RF_EDGE_WORDS; ++k) {
+    rf_edge_bits[k] |= k == (rf_edge >> 5u) ? 1u << (rf_edge & 31u) : 0u;
+  }
+  rf_prev = cur >> 1u;
+#else
   uint edge = (cur ^ rf_prev) & (RF_EDGE_MAP_BITS - 1u);
   rf_prev = cur >> 1u;
-  uint site = rf_site >> 16u;
   rf_new_bits += rf_mark_new(RF_RES_EDGE_MAP + (edge >> 5u), 1u << (edge & 31u));
   rf_new_bits += rf_mark_new(RF_RES_SITE_MAP + (site >> 5u), 1u << (site & 31u));
+#endif
 }
+
+#ifdef RF_COVERAGE_DEFERRED
+// At the end of an execution: marks its sites a word at a time, and the
+// edge-map bit of each static edge it took that RF_RES_STATIC_EDGES does
+// not know yet (then tells it). Returns the loop iterations it ran (one
+// per edge marked).
+uint rf_mark_deferred() {
+  [[unroll]] for (uint k = 0u; k < RF_SITE_WORDS; ++k) {
+    uint mine = rf_site_bits[k];
+    if (mine != 0u) {
+      uint w = RF_RES_SITE_MAP + k;
+      uint fresh = mine & ~rf_ctrl[w];
+      if (fresh != 0u) {
+        uint won = fresh & ~atomicOr(rf_ctrl[w], fresh);
+        rf_new_bits += uint(bitCount(won));
+        if (won != 0u && rf_first_new == 0u) {
+          rf_first_new = w * 32u + uint(findLSB(won)) + 1u;
+        }
+      }
+    }
+  }
+  uint edges = 0u;
+  [[unroll]] for (uint k = 0u; k < RF_EDGE_WORDS; ++k) {
+    uint fresh = rf_edge_bits[k];
+    if (fresh != 0u) fresh &= ~rf_ctrl[RF_RES_STATIC_EDGES + k];
+    uint bits = fresh;
+    while (bits != 0u) {
+      uint e = rf_edge_map_bits[k * 32u + uint(findLSB(bits))];
+      bits &= bits - 1u;
+      rf_new_bits += rf_mark_new(RF_RES_EDGE_MAP + (e >> 5u), 1u << (e & 31u));
+      edges += 1u;
+    }
+    // After the edge map: a known static edge's bit is always set there.
+    if (fresh != 0u) atomicOr(rf_ctrl[RF_RES_STATIC_EDGES + k], fresh);
+  }
+  return edges;
+}
+
+// Forgets every known static edge: after a find that did not fit the find
+// queue un-marked its first new bit (which may be an edge's), so that the
+// executions that take it mark it again.
+void rf_forget_static_edges() {
+  [[unroll]] for (uint k = 0u; k < RF_EDGE_WORDS; ++k) {
+    atomicAnd(rf_ctrl[RF_RES_STATIC_EDGES + k], 0u);
+  }
+}
+#endif
 #endif
 
 // Adds a feature other than an edge (a 16-bit hash: loop counts, compare
@@ -404,6 +495,9 @@ void rf_cmp_hook() {
 // the signature build hashes the classes of its per-block counters into its
 // signature instead).
 void rf_hit_features() {
+#ifdef RF_COVERAGE_DEFERRED
+  rf_steps += rf_mark_deferred();
+#endif
 #ifndef RF_NO_COVERAGE
   [[unroll]] for (uint k = 0u; k < RF_HIT_COUNTERS; ++k) {
     uint hits = rf_hits[k];

@@ -70,6 +70,14 @@ absl::StatusOr<std::unique_ptr<Executor>> MakeGpuExecutor(Config& config,
       << gpu.kernel().module.loops << " loops instrumented; max_len "
       << gpu.max_len() << ", " << gpu.exec_steps()
       << " loop steps per execution\n";
+  if (gpu.deferred_coverage()) {
+    log << "INFO: coverage of precise runs marked at the end of each "
+           "execution ("
+        << gpu.kernel().static_edges << " static edges)\n";
+  } else if (!gpu.deferred_coverage_refusal().empty()) {
+    log << "INFO: coverage of precise runs marked as it goes ("
+        << gpu.deferred_coverage_refusal() << ")\n";
+  }
   log << LoadedModulesLine(gpu.kernel().module.sites.size()) << "\n";
   log << "INFO: " << gpu.MemoryLine() << "\n";
   if (gpu.clock_warm_time() > absl::ZeroDuration()) {

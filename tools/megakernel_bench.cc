@@ -10,6 +10,7 @@
 //                    [-parent=FILE] [-keep_going=0|1] [-coherent_lanes=1|2|4]
 //                    [-coverage_mode=auto|precise|signature] [-havoc_build=0|1]
 //                    [-ring_memory=auto|host|device] [-slots=N] [-execs=N]
+//                    [-calibrate=N] [-deferred=0|1]
 //
 // The four switches turn the instrumentation's hooks off one by one (loop
 // budgets always stay), for measuring what each costs; -value_profile=1
@@ -21,13 +22,18 @@
 // -ring_memory its ring_memory; -slots and -execs replace the device's
 // preferred batch shape (slots per batch, executions per slot), so small
 // batches measure what a round costs beyond its executions (the mean batch
-// time is printed).
+// time is printed). -deferred sets GpuExecutorOptions::deferred_coverage
+// (the precise build's coverage on CPU devices). -calibrate=N measures how
+// fast signature candidates are judged instead of fuzzing: calls of
+// ExecuteEach (the calibration dispatch of the precise build) on N mutants
+// of the parent (one or two bytes replaced).
 #include <sys/resource.h>
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <initializer_list>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -68,6 +74,50 @@ bool Choose(int argc, char** argv, const std::string& name,
   return false;
 }
 
+double CpuSeconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_utime.tv_sec + usage.ru_utime.tv_usec * 1e-6 +
+         usage.ru_stime.tv_sec + usage.ru_stime.tv_usec * 1e-6;
+}
+
+// -calibrate=N: ExecuteEach on n mutants of `parent`, for `seconds`.
+int BenchCalibration(ringfuzz::GpuExecutor& executor,
+                     const ringfuzz::Bytes& parent, uint32_t n,
+                     double seconds) {
+  std::printf("calibration on the precise build, coverage %s%s%s\n",
+              executor.deferred_coverage() ? "deferred" : "immediate",
+              executor.deferred_coverage_refusal().empty() ? "" : ": ",
+              executor.deferred_coverage_refusal().c_str());
+  std::mt19937 rng(1);
+  std::vector<ringfuzz::Bytes> mutants(n, parent);
+  for (ringfuzz::Bytes& mutant : mutants) {
+    if (mutant.empty()) continue;
+    for (int k = 0; k < 2; ++k) mutant[rng() % mutant.size()] = rng() & 0xFF;
+  }
+  using Clock = std::chrono::steady_clock;
+  const double cpu_start = CpuSeconds();
+  const auto start = Clock::now();
+  uint64_t execs = 0, calls = 0;
+  double elapsed = 0;
+  while (elapsed < seconds) {
+    absl::StatusOr<ringfuzz::BatchResult> r = executor.ExecuteEach(mutants);
+    if (!r.ok()) {
+      std::fprintf(stderr, "error: %s\n",
+                   std::string(r.status().message()).c_str());
+      return 1;
+    }
+    execs += r->executions;
+    ++calls;
+    elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+  }
+  const double cpu = CpuSeconds() - cpu_start;
+  std::printf(
+      "calibrations/s: %.0f  (%.3f ms per call of %u; loop cpu %.1fs)\n",
+      execs / elapsed, 1e3 * elapsed / calls, n, cpu);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -104,6 +154,7 @@ int main(int argc, char** argv) {
   }
   options.value_profile = Flag(argc, argv, "value_profile", "0") == "1";
   options.havoc_build = Flag(argc, argv, "havoc_build", "1") != "0";
+  options.deferred_coverage = Flag(argc, argv, "deferred", "1") != "0";
   options.coherent_lanes = std::stoul(Flag(
       argc, argv, "coherent_lanes", std::to_string(options.coherent_lanes)));
   const double seconds = std::stod(Flag(argc, argv, "seconds", "5"));
@@ -136,6 +187,10 @@ int main(int argc, char** argv) {
     seed = *std::move(read);
   }
   if (!(*executor)->AddInput(seed).ok()) return 1;
+  if (const uint32_t n = std::stoul(Flag(argc, argv, "calibrate", "0"));
+      n > 0) {
+    return BenchCalibration(**executor, seed, n, seconds);
+  }
   ringfuzz::BatchShape shape = (*executor)->PreferredBatch();
   shape.slots =
       std::stoul(Flag(argc, argv, "slots", std::to_string(shape.slots)));
