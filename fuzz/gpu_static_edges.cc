@@ -106,6 +106,10 @@ class StaticEdgePass {
           break;
         case spv::Op::OpTypePointer:
           pointee[w[1]] = w[3];
+          if (static_cast<spv::StorageClass>(w[2]) ==
+              spv::StorageClass::Private) {
+            private_pointer_[w[3]] = w[1];
+          }
           break;
         case spv::Op::OpTypeBool:
           bool_type_ = w[1];
@@ -142,16 +146,21 @@ class StaticEdgePass {
     for (const auto& [id, name] : names) {
       if (name == "rf_site") site_var_ = id;
       if (name == "rf_prev") prev_var_ = id;
-      if (name == "rf_edge") edge_var_ = id;
+      if (name == "rf_edge_bits") edge_bits_var_ = id;
       if (absl::StartsWith(name, "rf_cov_hook(")) cov_hook_ = id;
     }
-    if (site_var_ == 0 || prev_var_ == 0 || edge_var_ == 0 || cov_hook_ == 0 ||
-        bool_type_ == 0) {
+    if (site_var_ == 0 || prev_var_ == 0 || edge_bits_var_ == 0 ||
+        cov_hook_ == 0 || bool_type_ == 0) {
       return absl::InvalidArgumentError(
-          "the module lacks rf_site, rf_prev, rf_edge or rf_cov_hook (a "
+          "the module lacks rf_site, rf_prev, rf_edge_bits or rf_cov_hook (a "
           "precise build with deferred coverage, compiled with debug names)");
     }
-    uint_type_ = pointee[var_type[edge_var_]];
+    uint_type_ = pointee[var_type[prev_var_]];
+    uint_pointer_ = private_pointer_[uint_type_];
+    if (uint_pointer_ == 0) {
+      return absl::InvalidArgumentError(
+          "the module declares no private uint pointer type");
+    }
     for (Function& fn : functions_) {
       auto name = names.find(fn.id);
       const std::string mangled = name == names.end() ? "" : name->second;
@@ -383,42 +392,65 @@ class StaticEdgePass {
     return it->second;
   }
 
-  // The instructions that store into rf_edge the static edge of hook
-  // `event` (prev: the loaded rf_prev).
-  std::vector<Inst> EdgeStore(const Event& event, StaticEdges& out) {
+  // The instructions that set, in rf_edge_bits, the bit of the static edge
+  // that hook `event` takes: for each of its values (a condition's: when
+  // the condition is true, then false) and each possible previous value p,
+  //   rf_edge_bits[j >> 5] |= (rf_prev == p [&& which way]) ? 1 << (j & 31) : 0
+  // with j the edge's number, constants but for rf_prev and the condition.
+  std::vector<Inst> EdgeUpdates(const Event& event, StaticEdges& out) {
     std::vector<Inst> code;
+    const std::vector<uint32_t> candidates(event.before.values.begin(),
+                                           event.before.values.end());
     uint32_t prev = 0;
-    if (event.before.values.size() > 1) {
+    if (candidates.size() > 1) {
       prev = bound_++;
       code.push_back(Make(spv::Op::OpLoad, {uint_type_, prev, prev_var_}));
     }
-    std::vector<uint32_t> chains;
-    for (uint32_t value : event.values) {
-      const std::vector<uint32_t> candidates(event.before.values.begin(),
-                                             event.before.values.end());
-      uint32_t acc = Constant(kUnknownStaticEdge);
-      if (candidates.size() == 1)
-        acc = Constant(EdgeNumber(value, candidates[0], out));
-      for (size_t k = candidates.size(); candidates.size() > 1 && k-- > 0;) {
-        const uint32_t edge = Constant(EdgeNumber(value, candidates[k], out));
-        const uint32_t equal = bound_++;
-        code.push_back(Make(spv::Op::OpIEqual, {bool_type_, equal, prev,
-                                                Constant(candidates[k])}));
-        const uint32_t next = bound_++;
-        code.push_back(
-            Make(spv::Op::OpSelect, {uint_type_, next, equal, edge, acc}));
-        acc = next;
-      }
-      chains.push_back(acc);
-    }
-    uint32_t result = chains[0];
-    if (chains.size() == 2) {
-      result = bound_++;
+    uint32_t negated = 0;
+    if (event.condition != 0) {
+      negated = bound_++;
       code.push_back(
-          Make(spv::Op::OpSelect,
-               {uint_type_, result, event.condition, chains[0], chains[1]}));
+          Make(spv::Op::OpLogicalNot, {bool_type_, negated, event.condition}));
     }
-    code.push_back(Make(spv::Op::OpStore, {edge_var_, result}));
+    for (size_t v = 0; v < event.values.size(); ++v) {
+      // Which way of a condition this value is (0: a block, always).
+      const uint32_t way =
+          event.condition == 0 ? 0 : (v == 0 ? event.condition : negated);
+      for (uint32_t p : candidates) {
+        const uint32_t j = EdgeNumber(event.values[v], p, out);
+        uint32_t taken = way;
+        if (prev != 0) {
+          const uint32_t equal = bound_++;
+          code.push_back(
+              Make(spv::Op::OpIEqual, {bool_type_, equal, prev, Constant(p)}));
+          if (taken != 0) {
+            const uint32_t both = bound_++;
+            code.push_back(
+                Make(spv::Op::OpLogicalAnd, {bool_type_, both, taken, equal}));
+            taken = both;
+          } else {
+            taken = equal;
+          }
+        }
+        uint32_t bit = Constant(1u << (j & 31u));
+        if (taken != 0) {
+          const uint32_t chosen = bound_++;
+          code.push_back(Make(spv::Op::OpSelect,
+                              {uint_type_, chosen, taken, bit, Constant(0)}));
+          bit = chosen;
+        }
+        const uint32_t word = bound_++;
+        code.push_back(
+            Make(spv::Op::OpAccessChain,
+                 {uint_pointer_, word, edge_bits_var_, Constant(j >> 5)}));
+        const uint32_t old = bound_++;
+        code.push_back(Make(spv::Op::OpLoad, {uint_type_, old, word}));
+        const uint32_t updated = bound_++;
+        code.push_back(
+            Make(spv::Op::OpBitwiseOr, {uint_type_, updated, old, bit}));
+        code.push_back(Make(spv::Op::OpStore, {word, updated}));
+      }
+    }
     return code;
   }
 
@@ -429,7 +461,7 @@ class StaticEdgePass {
       if (!fn.target) continue;
       for (const Block& b : fn.blocks) {
         for (const Event& event : b.events) {
-          if (event.callee == 0) before[event.at] = EdgeStore(event, out);
+          if (event.callee == 0) before[event.at] = EdgeUpdates(event, out);
         }
       }
     }
@@ -464,9 +496,10 @@ class StaticEdgePass {
   std::map<uint32_t, std::vector<uint32_t>> selects_;  // id -> cond, a, b
   std::vector<Function> functions_;
   std::map<uint32_t, size_t> index_;  // function id -> index
-  uint32_t site_var_ = 0, prev_var_ = 0, edge_var_ = 0, cov_hook_ = 0;
-  uint32_t uint_type_ = 0, bool_type_ = 0;
-  std::map<uint32_t, uint32_t> new_constants_;  // value -> id
+  uint32_t site_var_ = 0, prev_var_ = 0, edge_bits_var_ = 0, cov_hook_ = 0;
+  uint32_t uint_type_ = 0, bool_type_ = 0, uint_pointer_ = 0;
+  std::map<uint32_t, uint32_t> private_pointer_;  // pointee -> Private ptr
+  std::map<uint32_t, uint32_t> new_constants_;    // value -> id
   std::vector<Inst> constants_out_;
   std::map<uint32_t, uint32_t> edge_numbers_;  // edge-map bit -> j
 };

@@ -14,11 +14,13 @@
 // their returns). This pass finds each hook's possible previous values,
 // numbers the distinct edge-map bits that its (value, previous value)
 // pairs give (the static edges, 0 .. edge_bits.size() - 1), and before each
-// rf_cov_hook call stores into rf_edge the number of the static edge that
-// the running rf_prev selects (a chain of selects; a constant for a hook
-// with one possible predecessor). Deferred coverage then sets one register
-// bit per static edge as the target runs and marks the edge map at the
-// end of the execution: the bits the precise build marks as it goes.
+// rf_cov_hook call sets the bit of the static edge that the running rf_prev
+// selects in the private array rf_edge_bits (bit j % 32 of word j / 32):
+// one or of a constant into a constant word for a hook with one possible
+// predecessor, one per possible predecessor, selected by a compare,
+// otherwise. Deferred coverage then marks, at the end of the execution,
+// the edge-map bit of each static edge set: the bits the precise build
+// marks as it goes.
 #ifndef RINGFUZZ_FUZZ_GPU_STATIC_EDGES_H_
 #define RINGFUZZ_FUZZ_GPU_STATIC_EDGES_H_
 
@@ -35,12 +37,8 @@ namespace ringfuzz {
 // module incomplete (its select chain would cost each visit that much).
 inline constexpr uint32_t kMaxEdgeCandidates = 32;
 
-// The value rf_edge holds when the running rf_prev is none of the hook's
-// possible previous values (never, in a complete module).
-inline constexpr uint32_t kUnknownStaticEdge = 0xFFFFFFFFu;
-
 struct StaticEdges {
-  std::vector<uint32_t> spirv;  // the module with the rf_edge stores
+  std::vector<uint32_t> spirv;  // the module with the rf_edge_bits updates
   // edge_bits[j]: the edge-map bit of static edge j.
   std::vector<uint32_t> edge_bits;
   // Whether every hook's possible previous values are known. When not,
@@ -54,9 +52,9 @@ struct StaticEdges {
 };
 
 // Analyses and rewrites `spirv`, an instrumented precise build whose
-// module declares the private uint `rf_edge`. Fails (InvalidArgument) on
-// a malformed module or one without rf_site, rf_prev, rf_edge or
-// rf_cov_hook.
+// module declares the private uint array `rf_edge_bits`. Fails
+// (InvalidArgument) on a malformed module or one without rf_site, rf_prev,
+// rf_edge_bits or rf_cov_hook.
 absl::StatusOr<StaticEdges> AddStaticEdges(absl::Span<const uint32_t> spirv);
 
 }  // namespace ringfuzz

@@ -309,13 +309,12 @@ uint rf_hit_bucket(uint hits) {
 // runs whether a lane takes the block or not): the hooks set bits in
 // registers, and the execution marks the maps once, at its end
 // (rf_mark_deferred), with the same bits the immediate build marks as it
-// goes. Sites are numbered densely (RF_SITE_WORDS words of them); edges
-// are the module's static edges (fuzz/gpu_static_edges.h): before each
-// hook the instrumentation stores into rf_edge the number of the edge that
-// rf_prev selects, RF_EDGE_WORDS words of them, and RF_EDGE_TABLE lists
-// each one's edge-map bit. rf_site and rf_edge are constants or selects
-// of constants after inlining, so setting a bit is one or two ors.
-uint rf_edge;
+// goes. Sites are numbered densely (RF_SITE_WORDS words of them; rf_site
+// is a constant or a select of two after inlining, so setting its bit is
+// an or or two); edges are the module's static edges
+// (fuzz/gpu_static_edges.h), RF_EDGE_WORDS words of them, whose bits the
+// instrumentation sets before each hook, and RF_EDGE_TABLE lists each
+// one's edge-map bit.
 uint rf_site_bits[RF_SITE_WORDS];
 uint rf_edge_bits[RF_EDGE_WORDS];
 const uint rf_edge_map_bits[] = uint[](RF_EDGE_TABLE);
@@ -338,9 +337,6 @@ void rf_cov_hook() {
 #ifdef RF_COVERAGE_DEFERRED
   [[unroll]] for (uint k = 0u; k < RF_SITE_WORDS; ++k) {
     rf_site_bits[k] |= k == (site >> 5u) ? 1u << (site & 31u) : 0u;
-  }
-  [[unroll]] for (uint k = 0u; k < RF_EDGE_WORDS; ++k) {
-    rf_edge_bits[k] |= k == (rf_edge >> 5u) ? 1u << (rf_edge & 31u) : 0u;
   }
   rf_prev = cur >> 1u;
 #else
