@@ -68,15 +68,19 @@ std::vector<Bytes> Inputs(const std::string& name, size_t count) {
 struct Case {
   std::string target;  // path
   std::string corpus;  // bundled target name, or ""
+  bool value_profile = false;
 };
 
-void PrintTo(const Case& c, std::ostream* os) { *os << c.target; }
+void PrintTo(const Case& c, std::ostream* os) {
+  *os << c.target << (c.value_profile ? " with value profile" : "");
+}
 
 class DeferredCoverageTest : public ::testing::TestWithParam<Case> {};
 
 TEST_P(DeferredCoverageTest, EachInputMarksWhatTheImmediateBuildMarks) {
   GpuExecutorOptions options = CpuOptions("magic.fz");
   options.target_path = GetParam().target;
+  options.value_profile = GetParam().value_profile;
   options.deferred_coverage = true;
   auto deferred = MakeExecutor(options);
   options.deferred_coverage = false;
@@ -123,6 +127,7 @@ INSTANTIATE_TEST_SUITE_P(
         Case{Root() + "/shaders/targets/tlv.fz", "tlv"},
         Case{Root() + "/shaders/targets/lz_block.fz", "lz_block"},
         Case{Root() + "/shaders/targets/magic_checksum.fz", "magic_checksum"},
+        Case{Root() + "/shaders/targets/tlv.fz", "tlv", true},
         Case{Root() + "/shaders/puzzles/lf_switch3.fz", ""},
         Case{Root() + "/shaders/puzzles/lf_strncmp.fz", ""},
         Case{std::string(RF_TEST_DATA) + "/branchless.fz", ""},
@@ -131,7 +136,7 @@ INSTANTIATE_TEST_SUITE_P(
       std::string name =
           info.param.target.substr(info.param.target.find_last_of('/') + 1);
       name = name.substr(0, name.find('.'));
-      return name;
+      return info.param.value_profile ? name + "_value_profile" : name;
     });
 
 }  // namespace
