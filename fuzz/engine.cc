@@ -795,6 +795,15 @@ std::optional<int> Engine::RecoverStall(Steering& steering) {
 }
 
 std::optional<int> Engine::HandleFinds(const BatchResult& result) {
+  const size_t units_before = new_units_waiting_.size();
+  const auto close_batch = [&] {
+    if (new_units_waiting_.size() == units_before) return;
+    const CoverageSummary coverage = executor_->Coverage();
+    for (size_t i = units_before; i < new_units_waiting_.size(); ++i) {
+      new_units_waiting_[i].coverage = coverage;
+    }
+    new_units_waiting_.back().closes_batch = true;
+  };
   for (const Find& find : result.finds) {
     std::optional<size_t> parent = corpus_.FindByExecutorIndex(find.parent);
     if (IsBug(find.kind) && config_.keep_going) {
@@ -802,6 +811,7 @@ std::optional<int> Engine::HandleFinds(const BatchResult& result) {
       continue;
     }
     if (IsBug(find.kind)) {
+      close_batch();
       FlushNewUnits();
       LogFind(find, parent ? corpus_.entry(*parent).sha1 : "");
       return ReportBugAndExit(find, {find.opcode},
@@ -832,6 +842,7 @@ std::optional<int> Engine::HandleFinds(const BatchResult& result) {
     round_latency_.Found(**added, round_start_);
     new_units_waiting_.push_back({**added, find.opcode, find.mutations});
   }
+  close_batch();
   return std::nullopt;
 }
 
@@ -929,6 +940,12 @@ void Engine::FlushNewUnits(bool wait) {
   if (writer_) {
     ReportWrittenUnits(wait ? writer_->Finish() : writer_->TakeWritten());
   }
+  if (wait) {
+    // Everything is written: units of a batch that never closed (the run
+    // failed while handling it) are printed too.
+    for (const NewUnit& done : units_written_) PrintNewUnit(done);
+    units_written_.clear();
+  }
 }
 
 void Engine::ReportWrittenUnits(std::vector<AsyncWriter::Written> written) {
@@ -950,7 +967,10 @@ void Engine::ReportWrittenUnits(std::vector<AsyncWriter::Written> written) {
     } else {
       SaveUnsaved(entry, file.status);
     }
-    PrintNewUnit(unit);
+    units_written_.push_back(unit);
+    if (!unit.closes_batch) continue;
+    for (const NewUnit& done : units_written_) PrintNewUnit(done);
+    units_written_.clear();
   }
 }
 
@@ -958,7 +978,8 @@ void Engine::PrintNewUnit(const NewUnit& unit) {
   const CorpusEntry& entry = corpus_.entry(unit.index);
   PrintStatus(StatusEvent::kNew,
               FormatNewUnitSuffix(entry.data.size(), corpus_.max_input_size(),
-                                  {unit.opcode}, unit.mutations));
+                                  {unit.opcode}, unit.mutations),
+              unit.coverage ? &*unit.coverage : nullptr);
 }
 
 absl::StatusOr<std::optional<size_t>> Engine::AddToCorpus(
@@ -1138,10 +1159,11 @@ uint64_t Engine::ElapsedSeconds() {
   return static_cast<uint64_t>(absl::ToInt64Seconds(clock_.Now() - start_));
 }
 
-void Engine::PrintStatus(StatusEvent event, const std::string& suffix) {
+void Engine::PrintStatus(StatusEvent event, const std::string& suffix,
+                         const CoverageSummary* at) {
   if (!Verbose(1)) return;
   absl::Duration now = clock_.Now();
-  CoverageSummary coverage = executor_->Coverage();
+  const CoverageSummary coverage = at != nullptr ? *at : executor_->Coverage();
   StatusCounters counters;
   counters.runs = total_execs_;
   counters.cov = coverage.blocks;

@@ -312,7 +312,9 @@ class Engine {
   void FinishReport(int code);
 
   uint64_t ElapsedSeconds();
-  void PrintStatus(StatusEvent event, const std::string& suffix = "");
+  // Prints a status line with the executor's coverage, or `coverage`.
+  void PrintStatus(StatusEvent event, const std::string& suffix = "",
+                   const CoverageSummary* coverage = nullptr);
   void MaybePulse(uint64_t executions_before);
   void PrintFinalStats();
   FinalStats CollectFinalStats();
@@ -379,8 +381,18 @@ class Engine {
     size_t index = 0;
     uint32_t opcode = 0;
     std::vector<uint32_t> mutations;
+    // The coverage once its batch's finds were handled, which its NEW line
+    // prints; and whether it is that batch's last new input. A batch's NEW
+    // lines are printed once all its inputs are written, so that no line
+    // claims coverage whose inputs are not on disk yet (the maps hold a
+    // whole batch's finds, and later batches' too, before the writer is
+    // done with them).
+    std::optional<CoverageSummary> coverage;  // none: the maps' when printed
+    bool closes_batch = false;
   };
   std::vector<NewUnit> new_units_waiting_;
+  // Written units whose batch still has units being written, oldest first.
+  std::vector<NewUnit> units_written_;
   // Prints the NEW line of `unit`.
   void PrintNewUnit(const NewUnit& unit);
   // Inputs queued on writer_ and not yet reported, oldest first, by the tag
