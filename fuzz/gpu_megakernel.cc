@@ -97,7 +97,8 @@ absl::StatusOr<Megakernel> BuildMegakernel(const std::string& target_name,
           target_name, " [",
           options.signature
               ? (options.havoc_only ? "signature, havoc only" : "signature")
-              : (options.deferred_coverage ? "calibration" : "precise"),
+              : (options.deferred_coverage ? "precise, deferred coverage"
+                                           : "precise"),
           " build]"),
       absl::StrCat("#version 450\n"
                    "#extension GL_GOOGLE_include_directive : require\n"

@@ -53,10 +53,11 @@ struct MegakernelOptions {
   bool device_clock = false;
   // Deferred coverage (RF_COVERAGE_DEFERRED; precise build only): the
   // hooks set register bits and each execution marks the maps at its end,
-  // over the module's static edges (fuzz/gpu_static_edges.h). Compare hooks
-  // then only add value-profile features (no compare table, no compare
-  // logs). For SIMD back ends, where every per-lane memory access in a
-  // block costs each visit of it a scalarised loop: the calibration build.
+  // over the module's static edges (fuzz/gpu_static_edges.h); compare
+  // hooks, logs and the compare table are as in the immediate build. For
+  // SIMD back ends, where every per-lane memory access in a block costs
+  // each visit of it a scalarised loop: the precise build on CPU devices
+  // (GpuExecutorOptions::deferred_coverage).
   // Refused (FailedPrecondition) for a target whose static edges are not
   // all known or that exceeds kMaxDeferredWords.
   bool deferred_coverage = false;

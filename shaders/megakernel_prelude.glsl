@@ -304,7 +304,7 @@ uint rf_hit_bucket(uint hits) {
 }
 
 #ifdef RF_COVERAGE_DEFERRED
-// Deferred coverage (the calibration build of SIMD back ends such as
+// Deferred coverage (the precise build on SIMD back ends such as
 // lavapipe, where every per-lane memory access is a scalarised loop that
 // runs whether a lane takes the block or not): the hooks set bits in
 // registers, and the execution marks the maps once, at its end

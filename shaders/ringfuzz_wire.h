@@ -192,9 +192,10 @@
 #define RF_RES_MUTATOR_USES (RF_RES_FAULT_SEEN + RF_FAULT_SEEN_WORDS)
 #define RF_RES_MUTATOR_USE_WORDS 16u
 // Static edges known to be in the edge map (deferred coverage: the
-// calibration build, fuzz/gpu_static_edges.h): bit j is set once static
-// edge j's edge-map bit is, so that an execution marks only the edges it
-// takes first. Cleared with the maps; a subset of what the edge map says.
+// precise build on CPU devices, fuzz/gpu_static_edges.h): bit j is set
+// once static edge j's edge-map bit is, so that an execution marks only the
+// edges it takes first. Cleared with the maps; a subset of what the edge map
+// says.
 #define RF_STATIC_EDGE_WORDS 32u
 #define RF_RES_STATIC_EDGES (RF_RES_MUTATOR_USES + RF_RES_MUTATOR_USE_WORDS)
 #define RF_RES_END (RF_RES_STATIC_EDGES + RF_STATIC_EDGE_WORDS)
