@@ -330,8 +330,9 @@ GpuExecutor::GpuExecutor(vk::Instance instance, vk::Device device,
   shutdown_grace_ = options.shutdown_grace;
   if (exec_steps_ + reserve > step_budget_)
     step_budget_ = exec_steps_ + reserve;
-  // Enough workgroups to fill the device; each claims slots until none remain.
-  groups_ = info.is_cpu ? 64u : 4096u;
+  // Enough workgroups to fill the device; each claims slots until none
+  // remain. On a CPU device one per slot of a batch (kCpuBatchSlots).
+  groups_ = info.is_cpu ? kCpuBatchSlots : 4096u;
   uint32_t* ctrl = control_.words();
   ctrl[RF_CTRL_TENANT_BASE] = RF_CTRL_TENANT_MASKS;
   for (uint32_t t = 0; t < RF_CTRL_TENANT_MASK_COUNT; ++t) {
@@ -1354,7 +1355,9 @@ std::string GpuExecutor::last_validation_message() const {
 }
 
 BatchShape GpuExecutor::PreferredBatch() const {
-  if (device_.info().is_cpu) return {ring_slots_, kLocalSize * 16};
+  if (device_.info().is_cpu) {
+    return {std::min(ring_slots_, kCpuBatchSlots), kCpuSlotExecs};
+  }
   return {ring_slots_, kLocalSize * 1024};
 }
 

@@ -42,6 +42,18 @@ namespace ringfuzz {
 // GpuExecutorOptions can override the ring and the find queue).
 inline constexpr uint32_t kCpuRingSlots = 256;
 inline constexpr uint32_t kGpuRingSlots = 4096;
+// Slots of a fuzzing batch on a CPU device (GpuExecutor::PreferredBatch),
+// and the most mutants each asks for (rounds sized by time ask for fewer):
+// lavapipe pays tens of microseconds per slot whatever it runs (claiming,
+// loading the parent, counting mutator uses, two barriers, each run
+// masked by every SIMD vector of the workgroup), so few slots of many
+// mutants make the same round shorter. A dispatch on a CPU device has as
+// many workgroups, so that each workgroup's loop budget goes to one slot.
+// Measured on lavapipe, 2 cores, 8 s campaigns beside 256 slots of at most
+// 1,024 (docs/perf.md): median feedback latency 13-47 ms instead of 18-82 ms on
+// the bundled targets.
+inline constexpr uint32_t kCpuBatchSlots = 64;
+inline constexpr uint32_t kCpuSlotExecs = 64 * 64;
 inline constexpr uint32_t kCpuFindCapacity = 4096;
 inline constexpr uint32_t kGpuFindCapacity = 16384;
 // A find queue holds at most this many bytes unless asked for more

@@ -302,10 +302,11 @@ TEST(GpuExecutorTest, FaultStopsTheBatchEvenWithCandidatesPending) {
   ASSERT_TRUE(executor->AddInput(Str("AAAA")).ok());  // crashes
   ASSERT_TRUE(executor->AddInput(Str("zzzz")).ok());  // does not
   ASSERT_TRUE(executor->AddInput(Str("yyyy")).ok());  // does not
-  const uint32_t ring = executor->PreferredBatch().slots;
-  // Four ring-fulls. The first starts with slots of a parent whose mutants
-  // take new paths (candidates, claimed before any crash), then the
-  // crashing parent; the other three, of a third parent, run only if the
+  ASSERT_TRUE(executor->launch_limits().has_value());
+  const uint32_t ring = executor->launch_limits()->ring_slots;
+  // Four ring-fulls (a dispatch each). The first starts with slots of a parent
+  // whose mutants take new paths (candidates, claimed before any crash), then
+  // the crashing parent; the other three, of a third parent, run only if the
   // stop was lost.
   std::vector<WorkItem> work = HavocWork(4 * ring, 64, 1);
   for (uint32_t i = 0; i < work.size(); ++i) {
