@@ -51,9 +51,12 @@ inline constexpr uint32_t kGpuRingSlots = 4096;
 // many workgroups, so that each workgroup's loop budget goes to one slot.
 // Measured on lavapipe, 2 cores, 8 s campaigns beside 256 slots of at most
 // 1,024 (docs/perf.md): median feedback latency 13-47 ms instead of 18-82 ms on
-// the bundled targets.
+// the bundled targets. At most 32 mutants per lane: with 64, a lane's share
+// of a fast target's slot often outran its loop budget, and the slot's rest
+// took a second dispatch (tlv: a tenth of the time); 32 ran 0.76-1.15x the
+// exec/s with the feedback latency's p99 15-45 ms instead of 25-73.
 inline constexpr uint32_t kCpuBatchSlots = 64;
-inline constexpr uint32_t kCpuSlotExecs = 64 * 64;
+inline constexpr uint32_t kCpuSlotExecs = 64 * 32;
 inline constexpr uint32_t kCpuFindCapacity = 4096;
 inline constexpr uint32_t kGpuFindCapacity = 16384;
 // A find queue holds at most this many bytes unless asked for more
