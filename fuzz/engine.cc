@@ -652,16 +652,16 @@ absl::StatusOr<BatchBudget> Engine::NextBudget(const BatchBudget& configured,
   BatchBudget budget = configured;
   if (absl::Status s = steering.ShapeBudget(budget); !s.ok()) return s;
   if (sizer_ && !fresh_.empty()) {
-    // A burst of finds (a campaign's first rounds) gets every new entry an
-    // item of the next batch: the batch grows, up to the ring, to the
-    // slots whose fresh share (Scheduler::kFreshShare) holds them all.
-    // Without it, a CPU device's 64-slot batches left entries of a burst
-    // of 34 two batches behind (feedback latency 77 ms instead of 50).
+    // Except for a burst of finds (a campaign's first rounds): the batch
+    // grows, up to the ring, until its fresh share (Scheduler::kFreshShare)
+    // gives every new entry an item. Without it, a CPU device's 64-slot
+    // batches left entries of a burst of 34 two batches behind (feedback
+    // latency 77 ms instead of 50).
     if (std::optional<LaunchLimits> limits = executor_->launch_limits()) {
       const uint64_t wanted = uint64_t{fresh_.size()} * Scheduler::kFreshShare;
-      budget.slots = static_cast<uint32_t>(
-          std::min<uint64_t>(std::max<uint64_t>(wanted, budget.slots),
-                             std::max(limits->ring_slots, budget.slots)));
+      budget.slots =
+          std::max(budget.slots, static_cast<uint32_t>(std::min<uint64_t>(
+                                     wanted, limits->ring_slots)));
     }
   }
   if (sizer_) {

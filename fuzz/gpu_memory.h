@@ -56,7 +56,6 @@ inline constexpr uint32_t kGpuRingSlots = 4096;
 // took a second dispatch (tlv: a tenth of the time); 32 ran 0.76-1.15x the
 // exec/s with the feedback latency's p99 15-45 ms instead of 25-73.
 inline constexpr uint32_t kCpuBatchSlots = 64;
-inline constexpr uint32_t kCpuSlotExecs = 64 * 32;
 inline constexpr uint32_t kCpuFindCapacity = 4096;
 inline constexpr uint32_t kGpuFindCapacity = 16384;
 // A find queue holds at most this many bytes unless asked for more
@@ -67,6 +66,9 @@ inline constexpr uint32_t kCpuCompareLogs = 256;
 inline constexpr uint32_t kGpuCompareLogs = 1024;
 // Invocations of one megakernel workgroup.
 inline constexpr uint32_t kWorkgroupLanes = 64;
+// The most mutants a CPU device's slot asks for: 32 per lane (see
+// kCpuBatchSlots).
+inline constexpr uint32_t kCpuSlotExecs = 32 * kWorkgroupLanes;
 // The index of word `word` of slot `slot`'s tail (RF_SLOT_TAIL_WORDS) in a
 // ring buffer of `capacity` slots (RingBytes(capacity)).
 inline uint64_t SlotTailWord(uint64_t capacity, uint32_t slot, uint32_t word) {
