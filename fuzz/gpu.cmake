@@ -1,6 +1,7 @@
 # GPU executor: megakernel assembly, SPIR-V instrumentation, Vulkan executor.
 add_library(ringfuzz_gpu STATIC
   ${CMAKE_SOURCE_DIR}/fuzz/clock_warmer.cc
+  ${CMAKE_SOURCE_DIR}/fuzz/colorization.cc
   ${CMAKE_SOURCE_DIR}/fuzz/gpu_build_notice.cc
   ${CMAKE_SOURCE_DIR}/fuzz/gpu_cfg.cc
   ${CMAKE_SOURCE_DIR}/fuzz/gpu_instrument.cc

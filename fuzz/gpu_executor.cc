@@ -207,6 +207,7 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
   e.find_capacity_ = find_capacity;
   e.scratch_entries_ = find_capacity;
   e.log_capacity_ = log_capacity;
+  e.colorize_ = options.colorize;
   e.max_len_ = precise->max_len;
   e.deferred_refusal_ = std::move(deferred_refusal);
   // The build holds whole words; inputs stop at the exact length asked.
@@ -959,7 +960,7 @@ absl::StatusOr<BatchResult> GpuExecutor::RunBatch(
   // CMP items draw from their parent's own patches: inputs added since the
   // last batch are logged before any item runs.
   std::vector<Find> candidates;  // length trials, then signature finds
-  if (absl::Status s = LogNewInputs(candidates); !s.ok()) return s;
+  if (absl::Status s = LogNewInputs(candidates, result); !s.ok()) return s;
   // With a havoc-only build, its items run first (in their order), then the
   // others on the full build: each dispatch runs one build.
   std::vector<WorkItem> ordered;
@@ -1025,12 +1026,20 @@ constexpr uint32_t kCpuInputsPerLane = 8;
 absl::StatusOr<uint32_t> GpuExecutor::PublishInputRuns(uint32_t opcode,
                                                        uint32_t first,
                                                        uint32_t n) {
+  const InputRange range{first, n, 0};
+  return PublishInputRuns(opcode, absl::MakeConstSpan(&range, 1));
+}
+
+absl::StatusOr<uint32_t> GpuExecutor::PublishInputRuns(
+    uint32_t opcode, absl::Span<const InputRange> ranges) {
   // In contiguous ranges, one slot per workgroup's worth of inputs (a slot
   // runs on one workgroup): on a GPU each its own, so that they spread over
   // the device. On a CPU device (lavapipe, a workgroup on one core) a
   // slot's fixed cost is tens of microseconds, so slots take up to
   // kCpuInputsPerLane inputs per invocation, but as many slots as the
   // device has threads.
+  uint32_t n = 0;
+  for (const InputRange& range : ranges) n += range.n;
   const uint32_t local_size = precise_->kernel.local_size;
   const uint32_t workgroups = (n + local_size - 1) / local_size;
   uint32_t wanted = workgroups;
@@ -1040,49 +1049,130 @@ absl::StatusOr<uint32_t> GpuExecutor::PublishInputRuns(uint32_t opcode,
     wanted = std::max(std::min(threads, workgroups),
                       (workgroups + kCpuInputsPerLane - 1) / kCpuInputsPerLane);
   }
-  const uint32_t slots =
-      std::clamp<uint32_t>(wanted, 1, std::min(ring_slots_, groups_));
-  const uint32_t per_slot = (n + slots - 1) / slots;
-  if (absl::Status s = PrepareToPublish(ring_.words(), slots); !s.ok()) {
+  // At least a slot per range that has inputs.
+  uint32_t nonempty = 0;
+  for (const InputRange& range : ranges) nonempty += range.n != 0 ? 1 : 0;
+  const uint32_t limit = std::min(ring_slots_, groups_);
+  if (nonempty > limit) {
+    return absl::InternalError(
+        absl::StrCat(nonempty, " input ranges for ", limit, " slots"));
+  }
+  const uint32_t slots = std::clamp<uint32_t>(std::max(wanted, nonempty),
+                                              std::max(nonempty, 1u), limit);
+  // Each range rounds its last slot up: more inputs per slot until the
+  // ranges fit the slots.
+  uint32_t per_slot = std::max<uint32_t>((n + slots - 1) / slots, 1);
+  auto slots_needed = [&] {
+    uint32_t needed = 0;
+    for (const InputRange& range : ranges) {
+      needed += (range.n + per_slot - 1) / per_slot;
+    }
+    return needed;
+  };
+  while (slots_needed() > slots) ++per_slot;
+  std::vector<WorkItem> items;
+  for (const InputRange& range : ranges) {
+    for (const WorkItem& item : InputRuns(opcode, range, per_slot)) {
+      items.push_back(item);
+    }
+  }
+  const uint32_t count = static_cast<uint32_t>(items.size());
+  if (absl::Status s = PrepareToPublish(ring_.words(), count); !s.ok()) {
     return s;
   }
-  const std::vector<WorkItem> items = InputRuns(opcode, first, n, per_slot);
-  for (uint32_t s = 0; s < items.size(); ++s) PublishSlot(s, items[s], 0);
-  MarkPublished(static_cast<uint32_t>(items.size()));
-  return static_cast<uint32_t>(items.size());
+  for (uint32_t s = 0; s < count; ++s) PublishSlot(s, items[s], 0);
+  MarkPublished(count);
+  return count;
 }
 
-std::vector<WorkItem> GpuExecutor::InputRuns(uint32_t opcode, uint32_t first,
-                                             uint32_t n, uint32_t per_slot) {
+std::vector<WorkItem> GpuExecutor::InputRuns(uint32_t opcode, InputRange range,
+                                             uint32_t per_slot) {
   std::vector<WorkItem> items;
-  for (uint32_t start = 0; start < n; start += per_slot) {
+  for (uint32_t start = 0; start < range.n; start += per_slot) {
     WorkItem item;
     item.opcode = opcode;
-    item.parent = first + start;
-    item.partner = start;  // RF_OP_CMPLOG: the log entry of its first input
-    item.count = std::min(per_slot, n - start);
+    item.parent = range.first + start;
+    // RF_OP_CMPLOG: the log entry of its first input.
+    item.partner = range.log_base + start;
+    item.count = std::min(per_slot, range.n - start);
     item.priority = RF_PRIORITY_CRITICAL;
     items.push_back(item);
   }
   return items;
 }
 
-absl::Status GpuExecutor::LogNewInputs(std::vector<Find>& resized) {
+uint32_t GpuExecutor::PlanColorCopies(uint32_t first, uint32_t most,
+                                      uint32_t log_room, uint32_t scratch_room,
+                                      ColorCopies& copies) {
+  copies = ColorCopies();
+  uint32_t n = 0;
+  while (n < most && n + 1 + copies.size() <= log_room) {
+    const Bytes& input = inputs_[first + n];
+    std::vector<ByteRange> ranges;
+    if (colorize_ && input.size() <= kMaxColorLength) {
+      ranges = ColorRanges(input.size());
+    }
+    const uint32_t more = static_cast<uint32_t>(ranges.size());
+    if (n + 1 + copies.size() + more > log_room ||
+        copies.size() + more > scratch_room) {
+      // The input waits for a dispatch with room for its copies, unless it
+      // would be alone there, or no copy has room.
+      if (n > 0 && scratch_room > 0) break;
+      ranges.clear();
+    }
+    for (const ByteRange& range : ranges) {
+      copies.input.push_back(n);
+      copies.range.push_back(range);
+      // Seeded by the input's place in the corpus: runs with one -seed
+      // color alike.
+      copies.data.push_back(ColoredCopy(input, range, first + n));
+    }
+    ++n;
+  }
+  for (uint32_t j = 0; j < copies.size(); ++j) {
+    WriteCorpusEntry(corpus_capacity_ + j, ScratchOffset(j), copies.data[j]);
+  }
+  return n;
+}
+
+void GpuExecutor::KeepCopyFinds(std::vector<Find>& from, uint32_t first,
+                                const ColorCopies& copies,
+                                std::vector<Find>& to) const {
+  for (Find& find : from) {
+    if (find.parent < corpus_capacity_) continue;  // a corpus input again
+    const uint32_t j = find.parent - corpus_capacity_;
+    if (j >= copies.size()) continue;
+    find.parent = first + copies.input[j];
+    find.opcode = RF_OP_CMPLOG;
+    find.mutations.clear();
+    to.push_back(std::move(find));
+  }
+}
+
+absl::Status GpuExecutor::LogNewInputs(std::vector<Find>& resized,
+                                       BatchResult& result) {
   steered_ = nullptr;
   while (logged_inputs_ < inputs_.size()) {
     const uint32_t first = logged_inputs_;
-    const uint32_t n = static_cast<uint32_t>(
-        std::min<size_t>(log_capacity_, inputs_.size() - first));
-    absl::StatusOr<uint32_t> published =
-        PublishInputRuns(RF_OP_CMPLOG, first, n);
+    ColorCopies copies;
+    // The copies take a second range of slots.
+    const bool room = std::min(ring_slots_, groups_) >= 2;
+    const uint32_t n =
+        PlanColorCopies(first, static_cast<uint32_t>(inputs_.size() - first),
+                        log_capacity_, room ? scratch_entries_ : 0, copies);
+    const InputRange ranges[] = {{first, n, 0},
+                                 {corpus_capacity_, copies.size(), n}};
+    absl::StatusOr<uint32_t> published = PublishInputRuns(
+        RF_OP_CMPLOG, absl::MakeConstSpan(ranges, copies.size() != 0 ? 2 : 1));
     if (!published.ok()) return published.status();
-    BatchResult ignored;  // corpus inputs again: nothing new to find
+    BatchResult logged;
     std::vector<Find> unused;
-    if (absl::Status s = Drain(*precise_, *published, 0, ignored, unused);
+    if (absl::Status s = Drain(*precise_, *published, 0, logged, unused);
         !s.ok()) {
       return s;
     }
-    DeriveFromLogs(first, n, resized);
+    KeepCopyFinds(logged.finds, first, copies, result.finds);
+    DeriveFromLogs(first, n, copies, resized);
     if (absl::Status s = UploadPatches(first); !s.ok()) return s;
     logged_inputs_ = first + n;
   }
@@ -1090,6 +1180,7 @@ absl::Status GpuExecutor::LogNewInputs(std::vector<Find>& resized) {
 }
 
 void GpuExecutor::DeriveFromLogs(uint32_t first, uint32_t n,
+                                 const ColorCopies& copies,
                                  std::vector<Find>& trials) {
   // What each input's own log gives, derived for the inputs in parallel (a
   // burst of tens of new inputs took milliseconds on one thread, while the
@@ -1100,17 +1191,45 @@ void GpuExecutor::DeriveFromLogs(uint32_t first, uint32_t n,
   };
   std::vector<Derived> derived(n);
   const uint32_t* log = cmplog_.words();
-  ParallelFor(n, kInputsPerDeriveTask, [&](size_t k) {
-    const uint32_t* entry = log + uint64_t{k} * RF_CMPLOG_ENTRY_WORDS;
-    const uint32_t records = std::min(entry[0], RF_CMPLOG_RECORDS);
-    std::vector<CompareRecord> records_of_input(records);
-    for (uint32_t r = 0; r < records; ++r) {
+  // Compare-log entry `e`: the comparisons made, and those stored.
+  auto read_entry = [&](uint32_t e, std::vector<CompareRecord>& records) {
+    const uint32_t* entry = log + uint64_t{e} * RF_CMPLOG_ENTRY_WORDS;
+    const uint32_t stored = std::min(entry[0], RF_CMPLOG_RECORDS);
+    records.resize(stored);
+    for (uint32_t r = 0; r < stored; ++r) {
       const uint32_t* w = entry + 1 + r * RF_CMPLOG_RECORD_WORDS;
-      records_of_input[r] = {w[0], w[1], w[2]};
+      records[r] = {w[0], w[1], w[2]};
     }
+    return entry[0];
+  };
+  // Input k's copies are copies [copy_start[k], copy_start[k + 1]).
+  std::vector<uint32_t> copy_start(n + 1, copies.size());
+  for (uint32_t j = copies.size(); j-- > 0;) copy_start[copies.input[j]] = j;
+  for (uint32_t k = n; k-- > 0;) {
+    copy_start[k] = std::min(copy_start[k], copy_start[k + 1]);
+  }
+  ParallelFor(n, kInputsPerDeriveTask, [&](size_t k) {
+    std::vector<CompareRecord> records_of_input;
+    const uint32_t made =
+        read_entry(static_cast<uint32_t>(k), records_of_input);
     const Bytes& input = inputs_[first + k];
+    std::optional<ColorEvidence> color;
+    if (copy_start[k] < copy_start[k + 1]) {
+      const uint32_t count = copy_start[k + 1] - copy_start[k];
+      std::vector<std::vector<CompareRecord>> logs(count);
+      std::vector<ColoredRun> runs(count);
+      for (uint32_t i = 0; i < count; ++i) {
+        const uint32_t j = copy_start[k] + i;
+        runs[i].made = read_entry(n + j, logs[i]);
+        runs[i].range = copies.range[j];
+        runs[i].data = copies.data[j];
+        runs[i].log = logs[i];
+      }
+      color = Colorize(input, records_of_input, made, runs);
+    }
     derived[k].patches =
-        DeriveInputToStatePatches(input, records_of_input, kMaxPatchesPerInput);
+        DeriveInputToStatePatches(input, records_of_input, kMaxPatchesPerInput,
+                                  color.has_value() ? &*color : nullptr);
     derived[k].lengths = DeriveLengthsToTry(input.size(), records_of_input,
                                             len_limit_, kMaxLengthsPerInput);
   });

@@ -21,6 +21,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "fuzz/clock_warmer.h"
+#include "fuzz/colorization.h"
 #include "fuzz/device_clock_fit.h"
 #include "fuzz/executor.h"
 #include "fuzz/gpu_build_notice.h"
@@ -53,6 +54,11 @@ struct GpuExecutorOptions {
   // Compare-distance features (-use_value_profile), in both coverage builds
   // alike; see MegakernelOptions::value_profile.
   bool value_profile = false;
+  // Colorization (-colorize, fuzz/colorization.h): each corpus input's
+  // compare log is run beside colored copies of the input (up to 15, for
+  // inputs of at most kMaxColorLength bytes), which confirm the places its
+  // comparisons read and rule out input-to-state matches by chance.
+  bool colorize = true;
   bool keep_going = false;  // faults do not stop a batch (-keep_going)
   // How coverage is gathered during fuzzing batches (Execute and candidate
   // evaluation always use the precise build).
@@ -304,11 +310,28 @@ class GpuExecutor final : public Executor {
   // share the compare-log entries and the scratch corpus entries.
   // Most ring slots a flight's service runs take from its work.
   static constexpr uint32_t kServiceSlots = 4;
+  // The colored copies logged beside corpus inputs [first, first + n)
+  // (fuzz/colorization.h): copy j is scratch entry j, logs into compare-log
+  // entry n + j, and was made from input first + input[j].
+  struct ColorCopies {
+    std::vector<uint32_t> input;
+    std::vector<ByteRange> range;
+    std::vector<Bytes> data;
+    uint32_t size() const { return static_cast<uint32_t>(data.size()); }
+  };
+  // Runs of inputs [first, first + n) (corpus-buffer indices), unmutated;
+  // compare logs (RF_OP_CMPLOG) into entries log_base .. log_base + n - 1.
+  struct InputRange {
+    uint32_t first = 0;
+    uint32_t n = 0;
+    uint32_t log_base = 0;
+  };
   struct ServiceRuns {
     uint32_t slots = 0;        // ring slots [0, slots) of the flight
     uint32_t log_first = 0;    // corpus inputs [log_first, +log_count) logged
     uint32_t log_count = 0;    // (compare-log entries 0 .. log_count-1)
-    std::vector<Find> trials;  // length trials, scratch entries 0 ..
+    ColorCopies copies;        // scratch entries 0 .. copies.size() - 1
+    std::vector<Find> trials;  // length trials, scratch entries after them
   };
 
   GpuExecutor(vk::Instance instance, vk::Device device, vk::Buffer control,
@@ -320,6 +343,9 @@ class GpuExecutor final : public Executor {
   // Input-to-state patches kept per corpus input (fuzz/input_to_state.h):
   // a CMP mutant draws one of them uniformly.
   static constexpr size_t kMaxPatchesPerInput = 128;
+  // Inputs longer than this get no colored copies: a copy's ranges are
+  // then long, and rarely keep the path.
+  static constexpr size_t kMaxColorLength = 4096;
   // The seed of a slot or dispatch from the batch's seed (a 64-bit mix).
   static uint32_t Mix(uint64_t x);
   absl::Status AddProgram(Megakernel kernel, std::unique_ptr<Program>& slot,
@@ -420,11 +446,26 @@ class GpuExecutor final : public Executor {
   // returns the number of slots.
   absl::StatusOr<uint32_t> PublishInputRuns(uint32_t opcode, uint32_t first,
                                             uint32_t n);
-  // The work items that run inputs first .. first+n-1 unmutated, `per_slot`
-  // to a slot, at critical priority (RF_OP_CMPLOG: item k's inputs log into
-  // entries k * per_slot ..).
-  static std::vector<WorkItem> InputRuns(uint32_t opcode, uint32_t first,
-                                         uint32_t n, uint32_t per_slot);
+  // The same for several ranges, each with its own compare-log entries.
+  absl::StatusOr<uint32_t> PublishInputRuns(
+      uint32_t opcode, absl::Span<const InputRange> ranges);
+  // The work items that run the inputs of `range` unmutated, `per_slot` to
+  // a slot, at critical priority (RF_OP_CMPLOG: item k's inputs log into
+  // entries range.log_base + k * per_slot ..).
+  static std::vector<WorkItem> InputRuns(uint32_t opcode, InputRange range,
+                                         uint32_t per_slot);
+  // How many of the corpus inputs from `first` on (at most `most`) are
+  // logged next, with their colored copies (none when colorization is
+  // off): the inputs and their copies take at most `log_room` compare-log
+  // entries and the copies at most `scratch_room` scratch entries. Fills
+  // `copies` and writes them to their scratch entries.
+  uint32_t PlanColorCopies(uint32_t first, uint32_t most, uint32_t log_room,
+                           uint32_t scratch_room, ColorCopies& copies);
+  // The finds of compare-log runs (`from`) that `copies` gives: a colored
+  // copy's fault or new coverage, as found by input first + input[j]'s
+  // compare-log run (its other finds are corpus inputs again).
+  void KeepCopyFinds(std::vector<Find>& from, uint32_t first,
+                     const ColorCopies& copies, std::vector<Find>& to) const;
   // Runs every corpus input added since the last call once more on the
   // precise build with its comparisons logged (RF_OP_CMPLOG), and stores
   // the input-to-state patches derived from each input's own log in the
@@ -432,11 +473,14 @@ class GpuExecutor final : public Executor {
   // suggests (fuzz/length_to_state.h): appends them to `trials`, as CMP
   // mutants of that input, for the caller to Calibrate (with the batch's
   // other candidates, in one dispatch).
-  absl::Status LogNewInputs(std::vector<Find>& trials);
+  // The colored copies' finds (KeepCopyFinds) go to `result`.
+  absl::Status LogNewInputs(std::vector<Find>& trials, BatchResult& result);
   // Derives the patches and length trials of corpus inputs [first, first +
-  // n) from compare-log entries 0 .. n-1 (appending to patch_index_,
-  // patch_data_ and `trials`); the patch buffer is not touched.
-  void DeriveFromLogs(uint32_t first, uint32_t n, std::vector<Find>& trials);
+  // n) from compare-log entries 0 .. n-1 and their colored copies' entries
+  // after them (appending to patch_index_, patch_data_ and `trials`); the
+  // patch buffer is not touched.
+  void DeriveFromLogs(uint32_t first, uint32_t n, const ColorCopies& copies,
+                      std::vector<Find>& trials);
   // Makes the patch buffer hold `inputs` index entries and `data_words`
   // words of patches, replacing it (after Quiesce) when it does not.
   absl::Status ReservePatches(uint32_t inputs, uint64_t data_words);
@@ -527,6 +571,7 @@ class GpuExecutor final : public Executor {
   // and the patches (RF_PATCH_WORDS each). The buffer's index has room for
   // patch_index_capacity_ inputs, its data for patch_data_capacity_ words.
   uint32_t log_capacity_ = 0;
+  bool colorize_ = true;
   uint32_t logged_inputs_ = 0;
   std::vector<uint32_t> patch_index_;
   std::vector<uint32_t> patch_data_;

@@ -272,15 +272,22 @@ absl::StatusOr<std::vector<WorkItem>> GpuExecutor::PlanServiceRuns(
   if (service_in_flight_ || room == 0) return items;
   const uint32_t per_slot = precise_->kernel.local_size;
   service_ = ServiceRuns();
-  auto add_runs = [&](uint32_t opcode, uint32_t first, uint32_t n) {
-    for (const WorkItem& item : InputRuns(opcode, first, n, per_slot)) {
+  auto add_runs = [&](uint32_t opcode, InputRange range) {
+    for (const WorkItem& item : InputRuns(opcode, range, per_slot)) {
       items.push_back(item);
     }
   };
   if (logged_inputs_ < inputs_.size()) {
-    const uint32_t n = static_cast<uint32_t>(
-        std::min<uint64_t>({log_capacity_, inputs_.size() - logged_inputs_,
-                            uint64_t{room} * per_slot}));
+    // The inputs and their colored copies in at most `room` slots (two
+    // ranges: one slot more than their entries fill, at most).
+    const bool copies = colorize_ && room >= 2;
+    const uint32_t n = PlanColorCopies(
+        logged_inputs_,
+        static_cast<uint32_t>(std::min<uint64_t>(
+            inputs_.size() - logged_inputs_, uint64_t{room} * per_slot)),
+        static_cast<uint32_t>(std::min<uint64_t>(
+            log_capacity_, uint64_t{copies ? room - 1 : room} * per_slot)),
+        copies ? scratch_entries_ : 0, service_.copies);
     // Room for their patches now: replacing the buffer later would need
     // the flights to end.
     const auto reserve = [&] {
@@ -300,21 +307,25 @@ absl::StatusOr<std::vector<WorkItem>> GpuExecutor::PlanServiceRuns(
     if (!reserved.ok()) return reserved;
     service_.log_first = logged_inputs_;
     service_.log_count = n;
-    add_runs(RF_OP_CMPLOG, logged_inputs_, n);
+    add_runs(RF_OP_CMPLOG, {logged_inputs_, n, 0});
+    add_runs(RF_OP_CMPLOG, {corpus_capacity_, service_.copies.size(), n});
   }
   const uint32_t left = room - static_cast<uint32_t>(items.size());
-  if (!pending_trials_.empty() && left > 0) {
-    const uint32_t n = static_cast<uint32_t>(std::min<uint64_t>(
-        {scratch_entries_, pending_trials_.size(), uint64_t{left} * per_slot}));
+  // Trials take the scratch entries after the colored copies.
+  const uint32_t base = service_.copies.size();
+  if (!pending_trials_.empty() && left > 0 && base < scratch_entries_) {
+    const uint32_t n = static_cast<uint32_t>(
+        std::min<uint64_t>({scratch_entries_ - base, pending_trials_.size(),
+                            uint64_t{left} * per_slot}));
     for (uint32_t i = 0; i < n; ++i) {
-      WriteCorpusEntry(corpus_capacity_ + i, ScratchOffset(i),
+      WriteCorpusEntry(corpus_capacity_ + base + i, ScratchOffset(base + i),
                        pending_trials_[i].data);
     }
     service_.trials.assign(
         std::make_move_iterator(pending_trials_.begin()),
         std::make_move_iterator(pending_trials_.begin() + n));
     pending_trials_.erase(pending_trials_.begin(), pending_trials_.begin() + n);
-    add_runs(RF_OP_CALIBRATE, corpus_capacity_, n);
+    add_runs(RF_OP_CALIBRATE, {corpus_capacity_ + base, n, 0});
   }
   service_.slots = static_cast<uint32_t>(items.size());
   return items;
@@ -342,21 +353,25 @@ absl::Status GpuExecutor::FinishServiceRuns(uint32_t parity,
   // Service runs are not the batch's executions (as LogNewInputs' and
   // Calibrate's are not).
   result.executions -= std::min<uint64_t>(executions, result.executions);
-  std::vector<Find> finds;
+  std::vector<Find> finds, log_finds;
   for (Find& find : result.finds) {
     if (!IsServiceFind(find)) {
       finds.push_back(std::move(find));
       continue;
     }
-    if (find.opcode == RF_OP_CMPLOG) continue;  // corpus inputs again
+    if (find.opcode == RF_OP_CMPLOG) {
+      log_finds.push_back(std::move(find));
+      continue;
+    }
     // A length trial's find is the trial's input, made from its parent.
-    const uint32_t i = find.parent - corpus_capacity_;
+    const uint32_t i = find.parent - corpus_capacity_ - service.copies.size();
     if (i >= service.trials.size()) continue;
     find.parent = service.trials[i].parent;
     find.opcode = service.trials[i].opcode;
     find.mutations = service.trials[i].mutations;
     finds.push_back(std::move(find));
   }
+  KeepCopyFinds(log_finds, service.log_first, service.copies, finds);
   result.finds = std::move(finds);
   candidates_evaluated_ += service.trials.size();
   // A flight stopped early leaves runs undone: they go into a later one.
@@ -369,7 +384,8 @@ absl::Status GpuExecutor::FinishServiceRuns(uint32_t parity,
       service.log_first != logged_inputs_) {
     return absl::OkStatus();
   }
-  DeriveFromLogs(service.log_first, service.log_count, pending_trials_);
+  DeriveFromLogs(service.log_first, service.log_count, service.copies,
+                 pending_trials_);
   if (absl::Status s = UploadPatches(service.log_first); !s.ok()) return s;
   logged_inputs_ = service.log_first + service.log_count;
   return absl::OkStatus();

@@ -62,8 +62,10 @@ inline constexpr uint32_t kGpuFindCapacity = 16384;
 // (GpuExecutorOptions::find_capacity): with long inputs it has fewer
 // entries than the defaults above.
 inline constexpr uint64_t kFindQueueBudgetBytes = uint64_t{64} << 20;
-inline constexpr uint32_t kCpuCompareLogs = 256;
-inline constexpr uint32_t kGpuCompareLogs = 1024;
+// Compare-log entries: one for each input logged in one dispatch and one
+// for each of its colored copies (up to 15, GpuExecutorOptions::colorize).
+inline constexpr uint32_t kCpuCompareLogs = 1024;
+inline constexpr uint32_t kGpuCompareLogs = 4096;
 // Invocations of one megakernel workgroup.
 inline constexpr uint32_t kWorkgroupLanes = 64;
 // The most mutants a CPU device's slot asks for: 32 per lane (see

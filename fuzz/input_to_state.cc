@@ -5,6 +5,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "fuzz/colorization.h"
 
 namespace ringfuzz {
 namespace {
@@ -18,12 +19,22 @@ class PatchList {
 
   bool full() const { return patches_.size() >= limit_; }
 
+  // From now on, writes of only bytes marked in `inert` (one flag per
+  // input byte, or null: none) are not added.
+  void set_inert(const std::vector<bool>* inert) { inert_ = inert; }
+
   // Adds a write of bytes[0, width) at `position` (in range) unless it
-  // changes nothing or was added before.
+  // changes nothing, writes only inert bytes, or was added before.
   void Add(size_t position, const uint8_t* bytes, uint32_t width) {
     if (full() || width == 0 || width > 4 || position + width > input_.size())
       return;
     if (std::equal(bytes, bytes + width, input_.begin() + position)) return;
+    if (inert_ != nullptr && inert_->size() == input_.size() &&
+        std::all_of(inert_->begin() + position,
+                    inert_->begin() + position + width,
+                    [](bool b) { return b; })) {
+      return;
+    }
     InputPatch patch;
     patch.position = static_cast<uint32_t>(position);
     patch.width = width;
@@ -40,6 +51,7 @@ class PatchList {
  private:
   absl::Span<const uint8_t> input_;
   size_t limit_;
+  const std::vector<bool>* inert_ = nullptr;
   std::vector<InputPatch> patches_;
   absl::flat_hash_set<std::tuple<uint32_t, uint32_t, uint32_t>> seen_;
 };
@@ -163,8 +175,17 @@ void AddChecksumPartners(absl::Span<const uint8_t> input,
 
 std::vector<InputPatch> DeriveInputToStatePatches(
     absl::Span<const uint8_t> input, absl::Span<const CompareRecord> log,
-    size_t max_patches) {
+    size_t max_patches, const ColorEvidence* color) {
   PatchList out(input, max_patches);
+  if (color != nullptr) {
+    for (const InputPatch& patch : color->confirmed) {
+      uint8_t bytes[4];
+      for (uint32_t k = 0; k < 4; ++k)
+        bytes[k] = static_cast<uint8_t>(patch.value >> (8 * k));
+      out.Add(patch.position, bytes, patch.width);
+    }
+    out.set_inert(&color->inert);
+  }
   AddStringPatches(input, log, out);
   const std::vector<std::pair<uint32_t, uint32_t>> pairs = OperandPairs(log);
   for (uint32_t width : {4u, 2u, 1u}) {
@@ -184,6 +205,7 @@ std::vector<InputPatch> DeriveInputToStatePatches(
       }
     }
   }
+  out.set_inert(nullptr);
   AddChecksumPartners(input, log, out);
   return std::move(out).Take();
 }

@@ -54,6 +54,8 @@ inline constexpr size_t kPairsPerSite = 8;
 inline constexpr size_t kChecksumDeltas = 8;
 inline constexpr size_t kChecksumPartners = 16;
 
+struct ColorEvidence;  // fuzz/colorization.h
+
 // Returns the patches of `input` derived from `log` (its own comparisons, in
 // execution order), at most `max_patches`, most specific first:
 //  1. byte strings: a run of consecutive records of one site whose operands
@@ -76,10 +78,13 @@ inline constexpr size_t kChecksumPartners = 16;
 //     kChecksumPartners such patches). A CMP chain that applies a patch and
 //     its partner (chains apply several of the parent's patches) keeps the
 //     checksum valid.
+// With `color` (the input's colorization, fuzz/colorization.h): its
+// confirmed patches come first, and the patches of 1. and 2. that would
+// write only inert bytes are left out.
 // A patch that would not change the input is left out; no two are equal.
 std::vector<InputPatch> DeriveInputToStatePatches(
     absl::Span<const uint8_t> input, absl::Span<const CompareRecord> log,
-    size_t max_patches);
+    size_t max_patches, const ColorEvidence* color = nullptr);
 
 }  // namespace ringfuzz
 

@@ -24,6 +24,7 @@ absl::StatusOr<std::unique_ptr<Executor>> MakeGpuExecutor(Config& config,
   options.compile_timeout = absl::Seconds(config.compile_timeout);
   options.keep_going = config.keep_going;
   options.value_profile = config.use_value_profile;
+  options.colorize = config.colorize;
   using Overlap = GpuExecutorOptions::Overlap;
   options.overlap = config.overlap < 0    ? Overlap::kAuto
                     : config.overlap == 0 ? Overlap::kOff

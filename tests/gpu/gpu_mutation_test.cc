@@ -175,6 +175,9 @@ class GpuMutationTest : public testing::TestWithParam<Engine> {
     options.validation = true;
     options.max_len = max_len;
     options.mutation_engine = GetParam();
+    // Every find is a mutant of a slot's work: no colored copies, whose log
+    // runs find things of their own (ColorizationGpuTest).
+    options.colorize = false;
     absl::StatusOr<std::unique_ptr<GpuExecutor>> executor =
         GpuExecutor::Create(options);
     EXPECT_TRUE(executor.ok()) << executor.status();

@@ -16,26 +16,19 @@ namespace ringfuzz {
 namespace {
 
 using gpu_test::Str;
+using gpu_test::Work;
 
 std::unique_ptr<GpuExecutor> MakeOverlapped(const std::string& target,
                                             uint32_t max_len = 64,
-                                            uint32_t ring_slots = 0) {
+                                            uint32_t ring_slots = 0,
+                                            bool colorize = true) {
   GpuExecutorOptions options = gpu_test::CpuOptions(target, max_len);
+  options.colorize = colorize;
   options.coverage_mode = GpuExecutorOptions::CoverageMode::kPrecise;
   options.overlap = GpuExecutorOptions::Overlap::kOn;
   options.ring_slots = ring_slots;
   options.keep_going = true;  // a crash does not end a flight early
   return gpu_test::MakeExecutor(options);
-}
-
-std::vector<WorkItem> Work(uint32_t opcode, size_t items, uint32_t count) {
-  std::vector<WorkItem> work(items);
-  for (WorkItem& item : work) {
-    item.opcode = opcode;
-    item.parent = 0;
-    item.count = count;
-  }
-  return work;
 }
 
 // The first flight logs the new input while its work runs; its executions
@@ -95,9 +88,11 @@ TEST(GpuOverlapServiceTest, LengthTrialsRunInTheNextFlight) {
 }
 
 // A batch that fills the ring gives its last items up to the log (and
-// says so in its executions): new inputs are logged all the same.
+// says so in its executions): new inputs are logged all the same. (Without
+// colored copies, whose runs would take a second slot.)
 TEST(GpuOverlapServiceTest, AFullRingMakesRoomForTheLog) {
-  auto executor = MakeOverlapped("magic32.fz", 64, /*ring_slots=*/4);
+  auto executor = MakeOverlapped("magic32.fz", 64, /*ring_slots=*/4,
+                                 /*colorize=*/false);
   ASSERT_NE(executor, nullptr);
   ASSERT_TRUE(executor->AddInput(Str("AAAA")).ok());
   ASSERT_TRUE(executor->SubmitBatch(Work(RF_OP_HAVOC, 4, 100), 1).ok());

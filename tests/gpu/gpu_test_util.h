@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "fuzz/gpu_executor.h"
 #include "gtest/gtest.h"
@@ -38,6 +39,19 @@ inline std::unique_ptr<GpuExecutor> MakeExecutor(
       GpuExecutor::Create(options);
   EXPECT_TRUE(executor.ok()) << executor.status();
   return executor.ok() ? *std::move(executor) : nullptr;
+}
+
+// `items` work items of kind `opcode` on corpus input 0, `count` mutants
+// each.
+inline std::vector<WorkItem> Work(uint32_t opcode, size_t items,
+                                  uint32_t count) {
+  std::vector<WorkItem> work(items);
+  for (WorkItem& item : work) {
+    item.opcode = opcode;
+    item.parent = 0;
+    item.count = count;
+  }
+  return work;
 }
 
 }  // namespace ringfuzz::gpu_test

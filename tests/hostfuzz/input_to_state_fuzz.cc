@@ -1,7 +1,10 @@
 // libFuzzer harness of input-to-state patch derivation (fuzz/
 // input_to_state.h) from a compare log as the GPU writes it (RF_OP_CMPLOG:
 // site, a, b per record): every patch writes 1..4 bytes inside the input
-// and changes it, no two are equal, and there are at most max_patches.
+// and changes it, no two are equal, and there are at most max_patches;
+// the same with a colorization (fuzz/colorization.h) from copies of the
+// input whose logs are the log with some operands changed by the copy's
+// bytes, and its confirmed patches write inside the input.
 //
 // Input (tests/hostfuzz/fuzz_input.h): Byte() max_patches, Part() the
 // input, Rest() the log (12 bytes a record; a trailing partial record is
@@ -14,6 +17,7 @@
 #include <tuple>
 #include <vector>
 
+#include "fuzz/colorization.h"
 #include "fuzz/input_to_state.h"
 #include "shaders/ringfuzz_wire.h"
 #include "tests/hostfuzz/fuzz_input.h"
@@ -34,20 +38,9 @@ HOSTFUZZ_NO_COVERAGE bool AllDistinct(std::vector<InputPatch> patches) {
   return std::adjacent_find(patches.begin(), patches.end()) == patches.end();
 }
 
-void RunOne(const uint8_t* data, size_t size) {
-  hostfuzz::FuzzInput input(data, size);
-  const size_t max_patches = input.Byte();
-  const std::vector<uint8_t> bytes = input.Part();
-  const std::vector<uint8_t> log_bytes = input.Rest();
-  std::vector<CompareRecord> log(
-      std::min<size_t>(log_bytes.size() / 12, RF_CMPLOG_RECORDS));
-  for (size_t i = 0; i < log.size(); ++i) {
-    std::memcpy(&log[i].site, &log_bytes[12 * i], 4);
-    std::memcpy(&log[i].a, &log_bytes[12 * i + 4], 4);
-    std::memcpy(&log[i].b, &log_bytes[12 * i + 8], 4);
-  }
-  const std::vector<InputPatch> patches =
-      DeriveInputToStatePatches(bytes, log, max_patches);
+// The invariants of any patch list derived from `bytes`.
+void CheckPatches(const std::vector<uint8_t>& bytes,
+                  const std::vector<InputPatch>& patches, size_t max_patches) {
   HOSTFUZZ_CHECK(patches.size() <= max_patches);
   for (size_t i = 0; i < patches.size(); ++i) {
     const InputPatch& p = patches[i];
@@ -60,6 +53,53 @@ void RunOne(const uint8_t* data, size_t size) {
     HOSTFUZZ_CHECK(changes);
   }
   HOSTFUZZ_CHECK(AllDistinct(patches));
+}
+
+void RunColorized(const std::vector<uint8_t>& bytes,
+                  const std::vector<CompareRecord>& log, size_t max_patches) {
+  const std::vector<ByteRange> ranges = ColorRanges(bytes.size());
+  std::vector<std::vector<uint8_t>> copies;
+  std::vector<std::vector<CompareRecord>> logs;
+  for (const ByteRange& range : ranges) {
+    copies.push_back(ColoredCopy(bytes, range, bytes.size()));
+    std::vector<CompareRecord> changed = log;
+    for (size_t i = 0; i < changed.size(); ++i) {
+      const uint8_t b = copies.back()[i % bytes.size()];
+      if (i % 2 == 1) changed[i].a ^= b;
+      if (i % 3 == 2) changed[i].b = b;
+    }
+    logs.push_back(std::move(changed));
+  }
+  std::vector<ColoredRun> runs;
+  for (size_t j = 0; j < ranges.size(); ++j) {
+    runs.push_back(
+        {ranges[j], copies[j], logs[j], static_cast<uint32_t>(logs[j].size())});
+  }
+  const ColorEvidence color =
+      Colorize(bytes, log, static_cast<uint32_t>(log.size()), runs);
+  HOSTFUZZ_CHECK(color.inert.size() == bytes.size());
+  HOSTFUZZ_CHECK(color.kept <= runs.size());
+  CheckPatches(bytes, color.confirmed, SIZE_MAX);
+  CheckPatches(bytes,
+               DeriveInputToStatePatches(bytes, log, max_patches, &color),
+               max_patches);
+}
+
+void RunOne(const uint8_t* data, size_t size) {
+  hostfuzz::FuzzInput input(data, size);
+  const size_t max_patches = input.Byte();
+  const std::vector<uint8_t> bytes = input.Part();
+  const std::vector<uint8_t> log_bytes = input.Rest();
+  std::vector<CompareRecord> log(
+      std::min<size_t>(log_bytes.size() / 12, RF_CMPLOG_RECORDS));
+  for (size_t i = 0; i < log.size(); ++i) {
+    std::memcpy(&log[i].site, &log_bytes[12 * i], 4);
+    std::memcpy(&log[i].a, &log_bytes[12 * i + 4], 4);
+    std::memcpy(&log[i].b, &log_bytes[12 * i + 8], 4);
+  }
+  CheckPatches(bytes, DeriveInputToStatePatches(bytes, log, max_patches),
+               max_patches);
+  if (!bytes.empty()) RunColorized(bytes, log, max_patches);
 }
 
 }  // namespace
