@@ -1,6 +1,7 @@
 #include "fuzz/colorization.h"
 
 #include <algorithm>
+#include <array>
 
 #include "absl/container/flat_hash_set.h"
 
@@ -103,6 +104,14 @@ ColorEvidence Colorize(absl::Span<const uint8_t> input,
     ++out.kept;
     std::vector<bool> read_here(length, false);
     bool explained = true;  // every changed operand was found
+    // The positions where a match may start (up to 3 bytes before the
+    // range), by the copy's byte there: a match's first byte is known, so
+    // a search visits about 1/256 of the range.
+    const size_t scan = begin >= 3 ? begin - 3 : 0;
+    std::array<std::vector<uint32_t>, 256> starting;
+    for (size_t p = scan; p < end; ++p) {
+      starting[run.data[p]].push_back(static_cast<uint32_t>(p));
+    }
     for (size_t i = 0; i < log.size(); ++i) {
       const CompareRecord& before = log[i];
       const CompareRecord& after = run.log[i];
@@ -120,16 +129,19 @@ ColorEvidence Colorize(absl::Span<const uint8_t> input,
           }
           const size_t first = begin >= width - 1 ? begin - (width - 1) : 0;
           const size_t last = std::min(end - 1, length - width);
-          for (size_t p = first; p <= last; ++p) {
-            for (bool big : {false, true}) {
-              if (big && width == 1) continue;
+          for (bool big : {false, true}) {
+            if (big && width == 1) continue;
+            const uint32_t lead =
+                (x_colored >> (big ? 8 * (width - 1) : 0)) & 0xFFu;
+            for (const uint32_t p : starting[lead]) {
+              if (p < first || p > last) continue;
               if (ReadAt(run.data, p, width, big) != x_colored ||
                   ReadAt(input, p, width, big) != x) {
                 continue;
               }
               found = true;
-              for (size_t q = std::max(p, begin); q < std::min(p + width, end);
-                   ++q) {
+              for (size_t q = std::max<size_t>(p, begin);
+                   q < std::min<size_t>(p + width, end); ++q) {
                 read_here[q] = true;
               }
               // Only a match inside the colored range pins the width: the

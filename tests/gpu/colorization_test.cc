@@ -202,5 +202,41 @@ TEST(ColorizationTest, BigEndianOperandsAndBadCopies) {
   EXPECT_EQ(color.confirmed[0], (InputPatch{2, 2, 0xEFBE}));
 }
 
+// A 4 KiB input of zeros whose 128 words at 32-byte strides are each
+// compared with a constant: every word is found where it stands, in the
+// copies of every level (the whole input, ..., eighths of 512 bytes).
+TEST(ColorizationTest, EveryFieldOfALongInputIsFound) {
+  auto target = [](const std::vector<uint8_t>& in) {
+    std::vector<CompareRecord> log;
+    for (uint32_t i = 0; i < 128; ++i) {
+      const uint32_t word = in[32 * i] | (uint32_t{in[32 * i + 1]} << 8) |
+                            (uint32_t{in[32 * i + 2]} << 16) |
+                            (uint32_t{in[32 * i + 3]} << 24);
+      log.push_back({i, word, 0xABC00000u + i});
+    }
+    return log;
+  };
+  const std::vector<uint8_t> input(4096, 0);
+  const std::vector<CompareRecord> log = target(input);
+  const std::vector<ByteRange> ranges = ColorRanges(input.size());
+  std::vector<std::vector<uint8_t>> copies;
+  std::vector<std::vector<CompareRecord>> logs;
+  for (const ByteRange& range : ranges) {
+    copies.push_back(ColoredCopy(input, range, 1));
+    logs.push_back(target(copies.back()));
+  }
+  std::vector<ColoredRun> runs;
+  for (size_t j = 0; j < ranges.size(); ++j) {
+    runs.push_back({ranges[j], copies[j], logs[j], 128});
+  }
+  const ColorEvidence color = Colorize(input, log, 128, runs);
+  EXPECT_EQ(color.kept, ranges.size());
+  for (uint32_t i = 0; i < 128; ++i) {
+    EXPECT_TRUE(Has(color.confirmed, {32 * i, 4, 0xABC00000u + i})) << i;
+    EXPECT_FALSE(color.inert[32 * i]) << i;
+    EXPECT_TRUE(color.inert[32 * i + 8]) << i;
+  }
+}
+
 }  // namespace
 }  // namespace ringfuzz
