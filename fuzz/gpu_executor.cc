@@ -1057,8 +1057,8 @@ absl::StatusOr<uint32_t> GpuExecutor::PublishInputRuns(
     return absl::InternalError(
         absl::StrCat(nonempty, " input ranges for ", limit, " slots"));
   }
-  const uint32_t slots = std::clamp<uint32_t>(std::max(wanted, nonempty),
-                                              std::max(nonempty, 1u), limit);
+  const uint32_t slots =
+      std::clamp<uint32_t>(wanted, std::max(nonempty, 1u), limit);
   // Each range rounds its last slot up: more inputs per slot until the
   // ranges fit the slots.
   uint32_t per_slot = std::max<uint32_t>((n + slots - 1) / slots, 1);
@@ -1202,11 +1202,13 @@ void GpuExecutor::DeriveFromLogs(uint32_t first, uint32_t n,
     }
     return entry[0];
   };
-  // Input k's copies are copies [copy_start[k], copy_start[k + 1]).
-  std::vector<uint32_t> copy_start(n + 1, copies.size());
-  for (uint32_t j = copies.size(); j-- > 0;) copy_start[copies.input[j]] = j;
-  for (uint32_t k = n; k-- > 0;) {
-    copy_start[k] = std::min(copy_start[k], copy_start[k + 1]);
+  // Input k's copies are copies [copy_start[k], copy_start[k + 1]): they
+  // are made in input order.
+  std::vector<uint32_t> copy_start(n + 1);
+  for (uint32_t k = 0; k <= n; ++k) {
+    copy_start[k] = static_cast<uint32_t>(
+        std::lower_bound(copies.input.begin(), copies.input.end(), k) -
+        copies.input.begin());
   }
   ParallelFor(n, kInputsPerDeriveTask, [&](size_t k) {
     std::vector<CompareRecord> records_of_input;
