@@ -1,8 +1,8 @@
 // Byte buffers as corpus/ and fuzz/ pass them around.
 //
-// fuzz/executor.h declares the same two aliases for the executor interface;
-// redeclaring an alias to the same type is legal C++, so both headers can be
-// included together and the types are interchangeable.
+// fuzz/engine/executor.h declares the same two aliases for the executor
+// interface; redeclaring an alias to the same type is legal C++, so both
+// headers can be included together and the types are interchangeable.
 #ifndef RINGFUZZ_CORPUS_BYTES_H_
 #define RINGFUZZ_CORPUS_BYTES_H_
 

@@ -5,13 +5,13 @@
 #include "absl/strings/str_cat.h"
 #include "corpus/atomic_file.h"
 #include "corpus/corpus_dir.h"
-#include "fuzz/crash_cleanse.h"
-#include "fuzz/crash_minimize.h"
-#include "fuzz/engine.h"
-#include "fuzz/flag_parser.h"
-#include "fuzz/info_lines.h"
-#include "fuzz/interrupt.h"
-#include "fuzz/merge.h"
+#include "fuzz/corpus_tools/crash_cleanse.h"
+#include "fuzz/corpus_tools/crash_minimize.h"
+#include "fuzz/corpus_tools/merge.h"
+#include "fuzz/engine/engine.h"
+#include "fuzz/engine/flag_parser.h"
+#include "fuzz/engine/info_lines.h"
+#include "fuzz/engine/interrupt.h"
 
 namespace ringfuzz {
 

@@ -17,8 +17,8 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
-#include "fuzz/config.h"
-#include "fuzz/executor.h"
+#include "fuzz/engine/config.h"
+#include "fuzz/engine/executor.h"
 
 namespace ringfuzz {
 
@@ -29,7 +29,7 @@ namespace ringfuzz {
 using ExecutorFactory =
     std::function<absl::StatusOr<std::unique_ptr<Executor>>(Config& config)>;
 
-// Runs a campaign over several devices (-devices, fuzz/multi_device.h):
+// Runs a campaign over several devices (-devices, fuzz/workers/multi_device.h):
 // gets the whole command line, its parse and its positional arguments;
 // returns the exit code.
 using MultiDeviceRunner = std::function<int(
@@ -51,11 +51,11 @@ size_t AutomaticMaxLen(uint64_t largest_input);
 // the given directories), creates the executor and runs the Engine. Returns
 // the process exit code: the Engine's (with -minimize_crash,
 // -cleanse_crash, -merge or -set_cover_merge: the corpus tool's instead,
-// fuzz/crash_minimize.h, fuzz/crash_cleanse.h, fuzz/merge.h), 0 after -help,
-// kErrorExit (1) for a bad command line or an executor that cannot be created
-// (printed as "ERROR: ..." to `out`). With -devices the whole run is
-// `run_multi`'s (an error where there is none: the program cannot start
-// workers).
+// fuzz/corpus_tools/crash_minimize.h, fuzz/corpus_tools/crash_cleanse.h,
+// fuzz/corpus_tools/merge.h), 0 after -help, kErrorExit (1) for a bad command
+// line or an executor that cannot be created (printed as "ERROR: ..." to
+// `out`). With -devices the whole run is `run_multi`'s (an error where there is
+// none: the program cannot start workers).
 int RunCommandLine(absl::Span<const std::string> args,
                    const ExecutorFactory& make_executor, std::ostream& out,
                    const MultiDeviceRunner& run_multi = nullptr);

@@ -1,5 +1,5 @@
 #version 450
-// The clock warmer (fuzz/clock_warmer.h): keeps every core of a GPU busy
+// The clock warmer (fuzz/gpu/clock_warmer.h): keeps every core of a GPU busy
 // while the host builds the megakernel, so that the device's clock governor
 // has raised the clock by the campaign's first round. An idle GPU runs at a
 // fraction of its clock and needs a few hundred milliseconds of load to

@@ -217,7 +217,7 @@ void rf_run_slot(uint slot, uint lane) {
   bool replay = opcode == RF_OP_REPLAY || calibrate ||
                 (rf_pc.flags & RF_PUSH_REPORT_ALL) != 0u;
   // A compare-log slot logs every input even after a fault (of a colored
-  // copy of an input, see fuzz/colorization.h).
+  // copy of an input, see fuzz/gpu/colorization.h).
   bool keep_going = (rf_pc.flags & RF_PUSH_KEEP_GOING) != 0u || log;
   uint slot_hash = rf_hash(rf_pc.seed + slot);
   uint execs = 0u;

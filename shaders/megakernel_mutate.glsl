@@ -338,7 +338,7 @@ uint rf_slot_parent;
 
 // Input-to-state: draws one of the parent's own patches (patch buffer,
 // derived on the host from the compare log of the parent's own execution,
-// fuzz/input_to_state.h): `width` bytes, little-endian packed in `value`,
+// fuzz/gpu/input_to_state.h): `width` bytes, little-endian packed in `value`,
 // to be written at `at`. Returns false when the parent has none, or the
 // patch does not fit in `len` bytes (the mutant then gets a havoc step).
 bool rf_cmp_patch(uint len, out uint at, out uint width, out uint value) {

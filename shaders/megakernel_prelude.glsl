@@ -1,6 +1,6 @@
 // Megakernel prelude: buffers, per-execution private state, the target
 // dialect's runtime (fz_byte, fz_crash) and the coverage hooks that the SPIR-V
-// instrumenter (fuzz/gpu_instrument.h) calls from every target basic block.
+// instrumenter (fuzz/gpu/gpu_instrument.h) calls from every target basic block.
 //
 // Compile-time parameters (injected by the host as #defines):
 //   RF_MAX_LEN      largest input in bytes (multiple of 4; a plain int so
@@ -15,7 +15,7 @@
 //   RF_COVERAGE_DEFERRED (optional, precise build) coverage in registers,
 //                   marked at the end of each execution, with
 //                   RF_SITE_WORDS, RF_EDGE_WORDS and RF_EDGE_TABLE (see
-//                   rf_mark_deferred; fuzz/gpu_megakernel.cc sets them)
+//                   rf_mark_deferred; fuzz/gpu/gpu_megakernel.cc sets them)
 #include "ringfuzz_wire.h"
 #include "ringfuzz_mutators.h"
 
@@ -212,7 +212,7 @@ void rf_bloom_add(uint h) {
 // Visits per block: one 8-bit counter per hooked block (numbered densely
 // by the instrumentation in this build), four to a word, folded modulo
 // 4 * RF_SIG_COUNT_WORDS. The host sizes RF_SIG_COUNT_WORDS to the
-// target's hooks (at most RF_SIG_MAX_COUNT_WORDS; fuzz/gpu_megakernel.cc):
+// target's hooks (at most RF_SIG_MAX_COUNT_WORDS; fuzz/gpu/gpu_megakernel.cc):
 // every word is reset, classified and hashed once per execution. The instrumentation stores a
 // constant rf_site right before each call, so after inlining the hook is a
 // single add of a constant to a register: no per-execution edge hashing and
@@ -312,7 +312,7 @@ uint rf_hit_bucket(uint hits) {
 // goes. Sites are numbered densely (RF_SITE_WORDS words of them; rf_site
 // is a constant or a select of two after inlining, so setting its bit is
 // an or or two); edges are the module's static edges
-// (fuzz/gpu_static_edges.h), RF_EDGE_WORDS words of them, whose bits the
+// (fuzz/gpu/gpu_static_edges.h), RF_EDGE_WORDS words of them, whose bits the
 // instrumentation sets before each hook, and RF_EDGE_TABLE lists each
 // one's edge-map bit.
 uint rf_site_bits[RF_SITE_WORDS];
@@ -429,7 +429,7 @@ bool rf_loop_hook() {
 
 // Instrumentation hook before every integer comparison of the target (and
 // every switch: then rf_cmp_b is the case nearest to the selector, see
-// fuzz/gpu_instrument.cc): rf_cmp_a/rf_cmp_b are its operands, rf_cmp_site
+// fuzz/gpu/gpu_instrument.cc): rf_cmp_a/rf_cmp_b are its operands, rf_cmp_site
 // its index. Executions that record (calibration, replays, and a sample of
 // the others; see rf_run_slot) store the operands in the compare table.
 uint rf_cmp_a;

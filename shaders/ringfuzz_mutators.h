@@ -2,7 +2,7 @@
 // engine (megakernel_mutate_flat.glsl), the branching engine
 // (megakernel_mutate.glsl), the find queue's mutation sequences
 // (RF_FIND_MUTATIONS), the per-mutator execution counters
-// (RF_RES_MUTATOR_USES) and the host's names (fuzz/mutators.h).
+// (RF_RES_MUTATOR_USES) and the host's names (fuzz/engine/mutators.h).
 //
 // Included verbatim by GLSL and by C++, like ringfuzz_wire.h: only #define of
 // unsigned literals and of macros over them, no types, no includes.
@@ -31,9 +31,10 @@
 #define RF_MUT_COUNT 12u  // ids 0..RF_MUT_COUNT-1 are the GPU's mutators
 // A mutation made on the host, never on the GPU (so never counted in
 // RF_RES_MUTATOR_USES): the input padded to a length that its own
-// comparisons name (fuzz/length_to_state.h).
+// comparisons name (fuzz/gpu/length_to_state.h).
 #define RF_MUT_LENGTH 12u
-#define RF_MUT_NAMED 13u  // ids 0..RF_MUT_NAMED-1 have names (fuzz/mutators.h)
+#define RF_MUT_NAMED \
+  13u  // ids 0..RF_MUT_NAMED-1 have names (fuzz/engine/mutators.h)
 // No mutation (replays, calibrations, compare logs); never a mutator id.
 // Ids are below 16, so the execution counters (RF_RES_MUTATOR_USES, 16
 // words) have one word per id; words RF_MUT_COUNT.. stay 0 (reserved).

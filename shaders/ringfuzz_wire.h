@@ -192,7 +192,7 @@
 #define RF_RES_MUTATOR_USES (RF_RES_FAULT_SEEN + RF_FAULT_SEEN_WORDS)
 #define RF_RES_MUTATOR_USE_WORDS 16u
 // Static edges known to be in the edge map (deferred coverage: the
-// precise build on CPU devices, fuzz/gpu_static_edges.h): bit j is set
+// precise build on CPU devices, fuzz/gpu/gpu_static_edges.h): bit j is set
 // once static edge j's edge-map bit is, so that an execution marks only the
 // edges it takes first. Cleared with the maps; a subset of what the edge map
 // says.
@@ -274,7 +274,7 @@
 // Push constants of a megakernel dispatch: one 32-bit word per field, in
 // this order. RF_PUSH_FIELDS(F) expands F(name) for each; both the GLSL
 // block RF_Push (megakernel_prelude.glsl) and the host's MegakernelPush
-// (fuzz/gpu_megakernel.h) are declared from it.
+// (fuzz/gpu/gpu_megakernel.h) are declared from it.
 //   seed            batch seed (mixed into every mutant's RNG)
 //   slot_count      ring slots in this dispatch's ring
 //   find_capacity   entries the find buffer holds

@@ -4,9 +4,9 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "fuzz/engine.h"
-#include "fuzz/gpu_executor.h"
-#include "fuzz/info_lines.h"
+#include "fuzz/engine/engine.h"
+#include "fuzz/engine/info_lines.h"
+#include "fuzz/gpu/gpu_executor.h"
 
 namespace ringfuzz {
 
@@ -88,7 +88,7 @@ absl::StatusOr<std::unique_ptr<Executor>> MakeGpuExecutor(Config& config,
   }
   const BatchShape shape = gpu.PreferredBatch();
   // Automatic -slot_execs: the engine sizes rounds by time, up to the
-  // device's preferred shape (fuzz/config.h); not when the run must be
+  // device's preferred shape (fuzz/engine/config.h); not when the run must be
   // reproducible, since time is not.
   config.adaptive_rounds = config.slot_execs == 0 && !config.reproducible;
   if (config.reproducible && !gpu.device_info().is_cpu) {

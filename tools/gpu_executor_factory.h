@@ -1,5 +1,5 @@
 // The ExecutorFactory of the ringfuzz command: opens the device the flags
-// name and builds the megakernel for -target (fuzz/gpu_executor.h).
+// name and builds the megakernel for -target (fuzz/gpu/gpu_executor.h).
 #ifndef RINGFUZZ_TOOLS_GPU_EXECUTOR_FACTORY_H_
 #define RINGFUZZ_TOOLS_GPU_EXECUTOR_FACTORY_H_
 
@@ -7,8 +7,8 @@
 #include <ostream>
 
 #include "absl/status/statusor.h"
-#include "fuzz/config.h"
-#include "fuzz/executor.h"
+#include "fuzz/engine/config.h"
+#include "fuzz/engine/executor.h"
 
 namespace ringfuzz {
 

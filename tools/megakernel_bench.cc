@@ -39,7 +39,7 @@
 #include <vector>
 
 #include "corpus/file_read.h"
-#include "fuzz/gpu_executor.h"
+#include "fuzz/gpu/gpu_executor.h"
 #include "shaders/ringfuzz_wire.h"
 
 namespace {

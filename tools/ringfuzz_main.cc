@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "fuzz/cli.h"
-#include "fuzz/multi_device.h"
 #include "fuzz/triage/ci_command.h"
 #include "fuzz/triage/triage_command.h"
+#include "fuzz/workers/multi_device.h"
 #include "telemetry/decode_command.h"
 #include "tools/gpu_executor_factory.h"
 

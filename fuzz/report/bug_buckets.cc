@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
-#include "fuzz/bug_report.h"
+#include "fuzz/engine/bug_report.h"
 
 namespace ringfuzz {
 

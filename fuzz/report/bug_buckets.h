@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "fuzz/bug_signature.h"
+#include "fuzz/engine/bug_signature.h"
 
 namespace ringfuzz {
 

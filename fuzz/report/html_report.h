@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "fuzz/engine/status_line.h"
 #include "fuzz/report/bug_buckets.h"
 #include "fuzz/report/plot_data.h"
-#include "fuzz/status_line.h"
 
 namespace ringfuzz {
 

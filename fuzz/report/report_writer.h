@@ -19,11 +19,11 @@
 
 #include "absl/status/status.h"
 #include "absl/time/time.h"
-#include "fuzz/executor.h"
+#include "fuzz/engine/executor.h"
+#include "fuzz/engine/status_line.h"
 #include "fuzz/report/bug_buckets.h"
 #include "fuzz/report/html_report.h"
 #include "fuzz/report/plot_data.h"
-#include "fuzz/status_line.h"
 
 namespace ringfuzz {
 

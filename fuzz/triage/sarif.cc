@@ -3,7 +3,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
-#include "fuzz/executor.h"
+#include "fuzz/engine/executor.h"
 #include "telemetry/json_writer.h"
 
 namespace ringfuzz {

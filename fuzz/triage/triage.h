@@ -15,15 +15,16 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
-#include "fuzz/executor.h"
-#include "fuzz/find_line.h"
+#include "fuzz/engine/executor.h"
+#include "fuzz/engine/find_line.h"
 #include "fuzz/triage/triage_inputs.h"
 #include "fuzz/triage/triage_signature.h"
 
 namespace ringfuzz {
 
 // Where an artifact was first seen: the find line of the run that wrote it
-// (fuzz/find_line.h) when a telemetry log has one, else its file's mtime.
+// (fuzz/engine/find_line.h) when a telemetry log has one, else its file's
+// mtime.
 struct Provenance {
   std::optional<FindLineFields> find;
   int64_t mtime = 0;

@@ -9,8 +9,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "corpus/corpus_dir.h"
-#include "fuzz/engine.h"
-#include "fuzz/flag_parser.h"
+#include "fuzz/engine/engine.h"
+#include "fuzz/engine/flag_parser.h"
 #include "fuzz/triage/triage_report.h"
 #include "fuzz/triage/twin_replay.h"
 

@@ -12,13 +12,13 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "fuzz/cli.h"
-#include "fuzz/config.h"
+#include "fuzz/engine/config.h"
 #include "fuzz/triage/triage.h"
 
 namespace ringfuzz {
 
 // The flags of the triage step, besides the executor's (-target, -device,
-// -max_len, -timeout, ...: the fuzzing command line's, fuzz/flags.def).
+// -max_len, -timeout, ...: the fuzzing command line's, fuzz/engine/flags.def).
 struct TriageOptions {
   bool json = false;       // -json=1: print TriageJson
   std::string twin;        // -twin=PATH: an existing twin; "" = build one

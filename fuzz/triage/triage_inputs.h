@@ -11,7 +11,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
-#include "fuzz/find_line.h"
+#include "fuzz/engine/find_line.h"
 
 namespace ringfuzz {
 
@@ -47,7 +47,7 @@ bool LooksLikeTelemetryLog(const std::string& path);
 absl::StatusOr<TriageInputs> CollectTriageInputs(
     absl::Span<const std::string> paths, bool all_files);
 
-// The find lines of `logs` (fuzz/find_line.h) by the input's sha1, the
+// The find lines of `logs` (fuzz/engine/find_line.h) by the input's sha1, the
 // earliest (by time, then epoch) of each. An error names a log that cannot
 // be read.
 absl::StatusOr<absl::flat_hash_map<std::string, FindLineFields>> LoadFindLines(

@@ -3,8 +3,8 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "fuzz/bug_report.h"
-#include "fuzz/report_format.h"
+#include "fuzz/engine/bug_report.h"
+#include "fuzz/engine/report_format.h"
 
 namespace ringfuzz {
 
@@ -60,7 +60,7 @@ std::string TwinCategory(absl::string_view output, int exit_code) {
     if (absl::StartsWith(detail, "timeout")) return "timeout";
   }
   // The twin's local arrays are bounds-checked by UBSan, which names the
-  // array type: the dialect's are of uint (fuzz/report_format.h).
+  // array type: the dialect's are of uint (fuzz/engine/report_format.h).
   if (absl::StrContains(output, kUbsanRuntimeError) &&
       absl::StrContains(output, "out of bounds for type")) {
     return "out-of-bounds";

@@ -1,7 +1,7 @@
 // What makes two artifacts the same bug, for crash triage (the corpus tools
-// compare crashes by fuzz/bug_signature.h instead): the bug's kind
-// and category (fuzz/bug_report.h: the fz_crash code tells crashes apart)
-// and the place in the target source that reported it.
+// compare crashes by fuzz/engine/bug_signature.h instead): the bug's kind
+// and category (fuzz/engine/bug_report.h: the fz_crash code tells crashes
+// apart) and the place in the target source that reported it.
 #ifndef RINGFUZZ_FUZZ_TRIAGE_TRIAGE_SIGNATURE_H_
 #define RINGFUZZ_FUZZ_TRIAGE_TRIAGE_SIGNATURE_H_
 
@@ -10,7 +10,7 @@
 #include <string>
 
 #include "absl/strings/string_view.h"
-#include "fuzz/executor.h"
+#include "fuzz/engine/executor.h"
 
 namespace ringfuzz {
 
@@ -39,7 +39,7 @@ absl::string_view BugKindName(Find::Kind kind);
 std::optional<TriageSignature> TriageSignatureOf(const BatchResult& result);
 
 // The category of a bug as the libFuzzer twin reports it (its detail line,
-// fuzz/report_format.h, or a sanitizer's report), from the twin's output
+// fuzz/engine/report_format.h, or a sanitizer's report), from the twin's output
 // and exit code: a BugCategory string, "sanitizer: <what>" for a report
 // ringfuzz has no category for, or "" when the twin exited 0 (no bug).
 std::string TwinCategory(absl::string_view output, int exit_code);

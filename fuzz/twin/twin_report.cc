@@ -4,7 +4,7 @@
 
 #include <cstdio>
 
-#include "fuzz/report_format.h"
+#include "fuzz/engine/report_format.h"
 
 namespace ringfuzz::twin {
 namespace {

@@ -1,7 +1,7 @@
 // Bug reports of the C++ twin of a ringfuzz target, in the classes that
-// ringfuzz reports the same bugs in (fuzz/report_format.h), so that crash
-// triage buckets a GPU and a CPU report of one bug together. Each function
-// prints ringfuzz's detail line, which tools and tests grep for:
+// ringfuzz reports the same bugs in (fuzz/engine/report_format.h), so that
+// crash triage buckets a GPU and a CPU report of one bug together. Each
+// function prints ringfuzz's detail line, which tools and tests grep for:
 //   ringfuzz: input overread: fz_byte(<i>) with len <len>
 //   ringfuzz: fz_crash(code=<code>)
 //   ringfuzz: timeout after <budget + 1> loop steps

@@ -24,7 +24,7 @@ fail() { echo "FAIL: $*"; echo "--- log"; tail -40 "$work/log"; exit 1; }
 rc=$?
 [ $rc -eq 77 ] || fail "ringfuzz exited $rc, expected 77 (bug found) within $max_runs runs"
 grep -q "INITED cov:" "$work/log" || fail "no INITED status line"
-# The header that crash triage keys on (fuzz/report_format.h), whatever the
+# The header that crash triage keys on (fuzz/engine/report_format.h), whatever the
 # kind, then ringfuzz's own detail line.
 grep -Eq "^(==[0-9]+== ERROR: libFuzzer: |.*: runtime error: index )" "$work/log" ||
   fail "no libFuzzer- or UBSan-style report"

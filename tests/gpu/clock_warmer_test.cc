@@ -1,4 +1,4 @@
-#include "fuzz/clock_warmer.h"
+#include "fuzz/gpu/clock_warmer.h"
 
 #include <memory>
 #include <utility>

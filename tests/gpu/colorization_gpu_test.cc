@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "fuzz/gpu_executor.h"
+#include "fuzz/gpu/gpu_executor.h"
 #include "gtest/gtest.h"
 #include "shaders/ringfuzz_wire.h"
 #include "tests/gpu/gpu_test_util.h"

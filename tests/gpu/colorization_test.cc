@@ -1,13 +1,13 @@
-// Colorization (fuzz/colorization.h), on the host: the ranges, the colored
+// Colorization (fuzz/gpu/colorization.h), on the host: the ranges, the colored
 // copies, and what the logs of copies say, with the logs made by a
 // reference target written here in C++ (the comparisons it makes are known
 // exactly), not by the megakernel.
-#include "fuzz/colorization.h"
+#include "fuzz/gpu/colorization.h"
 
 #include <algorithm>
 #include <vector>
 
-#include "fuzz/input_to_state.h"
+#include "fuzz/gpu/input_to_state.h"
 #include "gtest/gtest.h"
 
 namespace ringfuzz {

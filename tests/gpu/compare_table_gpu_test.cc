@@ -7,7 +7,7 @@
 #include <set>
 #include <vector>
 
-#include "fuzz/compare_table.h"
+#include "fuzz/gpu/compare_table.h"
 #include "gtest/gtest.h"
 #include "shaders/ringfuzz_wire.h"
 #include "tests/gpu/gpu_test_util.h"

@@ -3,8 +3,8 @@
 // own, as each side of a CPU's branch is an edge.
 #include <string>
 
-#include "fuzz/gpu_executor.h"
-#include "fuzz/gpu_megakernel.h"
+#include "fuzz/gpu/gpu_executor.h"
+#include "fuzz/gpu/gpu_megakernel.h"
 #include "gtest/gtest.h"
 #include "tests/gpu/gpu_test_util.h"
 

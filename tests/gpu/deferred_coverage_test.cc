@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "corpus/file_read.h"
-#include "fuzz/gpu_executor.h"
+#include "fuzz/gpu/gpu_executor.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/gpu/gpu_test_util.h"

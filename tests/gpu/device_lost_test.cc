@@ -9,8 +9,8 @@
 #include <sstream>
 #include <string>
 
-#include "fuzz/engine.h"
-#include "fuzz/gpu_executor.h"
+#include "fuzz/engine/engine.h"
+#include "fuzz/gpu/gpu_executor.h"
 #include "gtest/gtest.h"
 #include "tests/corpus/temp_dir.h"
 

@@ -1,6 +1,6 @@
 // The pipeline build's notice: its phrase per device, its interval and
 // bound from -compile_timeout (no device needed).
-#include "fuzz/gpu_build_notice.h"
+#include "fuzz/gpu/gpu_build_notice.h"
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"

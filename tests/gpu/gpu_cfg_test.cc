@@ -1,4 +1,4 @@
-#include "fuzz/gpu_cfg.h"
+#include "fuzz/gpu/gpu_cfg.h"
 
 #include <vector>
 

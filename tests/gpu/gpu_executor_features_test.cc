@@ -1,10 +1,10 @@
-// GpuExecutor's calls for the corpus tools (fuzz/gpu_executor_features.cc)
+// GpuExecutor's calls for the corpus tools (fuzz/gpu/gpu_executor_features.cc)
 // on lavapipe: many inputs' bugs in one call, coverage ids, and a reset.
 #include <algorithm>
 #include <string>
 #include <vector>
 
-#include "fuzz/gpu_executor.h"
+#include "fuzz/gpu/gpu_executor.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/gpu/gpu_test_util.h"

@@ -1,4 +1,4 @@
-#include "fuzz/gpu_executor.h"
+#include "fuzz/gpu/gpu_executor.h"
 
 #include <algorithm>
 #include <cstring>

@@ -1,9 +1,9 @@
-#include "fuzz/gpu_instrument.h"
+#include "fuzz/gpu/gpu_instrument.h"
 
 #include <set>
 #include <string>
 
-#include "fuzz/gpu_megakernel.h"
+#include "fuzz/gpu/gpu_megakernel.h"
 #include "gtest/gtest.h"
 
 namespace ringfuzz {

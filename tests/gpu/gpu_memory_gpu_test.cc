@@ -1,5 +1,5 @@
 // The GPU executor's memory on lavapipe: its buffers are what
-// fuzz/gpu_memory.h computes, -gpu_memory_mb (GpuExecutorOptions::
+// fuzz/gpu/gpu_memory.h computes, -gpu_memory_mb (GpuExecutorOptions::
 // memory_bound) stops the corpus from growing past it and the patch buffer
 // from growing at all, and a corpus of a million small inputs fits.
 #include <chrono>
@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "fuzz/gpu_executor.h"
-#include "fuzz/gpu_memory.h"
+#include "fuzz/gpu/gpu_executor.h"
+#include "fuzz/gpu/gpu_memory.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "shaders/ringfuzz_wire.h"

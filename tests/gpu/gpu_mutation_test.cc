@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "fuzz/gpu_executor.h"
-#include "fuzz/mutators.h"
+#include "fuzz/engine/mutators.h"
+#include "fuzz/gpu/gpu_executor.h"
 #include "gtest/gtest.h"
 #include "shaders/ringfuzz_mutators.h"
 #include "shaders/ringfuzz_wire.h"

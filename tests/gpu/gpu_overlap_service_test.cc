@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "fuzz/gpu_executor.h"
-#include "fuzz/length_to_state.h"
+#include "fuzz/gpu/gpu_executor.h"
+#include "fuzz/gpu/length_to_state.h"
 #include "gtest/gtest.h"
 #include "shaders/ringfuzz_mutators.h"
 #include "shaders/ringfuzz_wire.h"

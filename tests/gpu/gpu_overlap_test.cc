@@ -4,7 +4,7 @@
 #include <string>
 #include <utility>
 
-#include "fuzz/gpu_executor.h"
+#include "fuzz/gpu/gpu_executor.h"
 #include "gtest/gtest.h"
 #include "shaders/ringfuzz_wire.h"
 

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "fuzz/gpu_executor.h"
+#include "fuzz/gpu/gpu_executor.h"
 #include "gtest/gtest.h"
 
 namespace ringfuzz::gpu_test {

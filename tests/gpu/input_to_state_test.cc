@@ -1,7 +1,7 @@
 // DeriveInputToStatePatches: the patches derived from an input's own
 // compare log, checked against patches worked out by hand from the
 // comparison each log describes.
-#include "fuzz/input_to_state.h"
+#include "fuzz/gpu/input_to_state.h"
 
 #include <algorithm>
 #include <string>

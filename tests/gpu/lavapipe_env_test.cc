@@ -1,4 +1,4 @@
-#include "fuzz/lavapipe_env.h"
+#include "fuzz/gpu/lavapipe_env.h"
 
 #include <cstdlib>
 #include <filesystem>

@@ -1,12 +1,12 @@
-// Length-to-state (fuzz/length_to_state.h): the lengths an input's own
+// Length-to-state (fuzz/gpu/length_to_state.h): the lengths an input's own
 // comparisons name, and the executor trying its inputs at them.
-#include "fuzz/length_to_state.h"
+#include "fuzz/gpu/length_to_state.h"
 
 #include <set>
 #include <string>
 #include <vector>
 
-#include "fuzz/gpu_executor.h"
+#include "fuzz/gpu/gpu_executor.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "shaders/ringfuzz_mutators.h"

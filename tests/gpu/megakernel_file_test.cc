@@ -5,7 +5,7 @@
 #include <fstream>
 #include <string>
 
-#include "fuzz/gpu_megakernel.h"
+#include "fuzz/gpu/gpu_megakernel.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 

@@ -1,4 +1,4 @@
-#include "fuzz/parallel_for.h"
+#include "fuzz/gpu/parallel_for.h"
 
 #include <atomic>
 #include <cstddef>

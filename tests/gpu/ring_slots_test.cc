@@ -1,6 +1,6 @@
 // The host's ring-slot rules against wire-protocol.md's lifecycle: publish
 // only from EMPTY or DONE; a broken rule is an error, never an overwrite.
-#include "fuzz/ring_slots.h"
+#include "fuzz/gpu/ring_slots.h"
 
 #include <vector>
 

@@ -1,4 +1,4 @@
-// The static edges of deferred coverage (fuzz/gpu_static_edges.h): counted
+// The static edges of deferred coverage (fuzz/gpu/gpu_static_edges.h): counted
 // on graphs drawn by hand, found for every bundled target and puzzle, and
 // malformed input refused. BuildMegakernel only, no Vulkan device.
 #include <cstdint>
@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "fuzz/gpu_megakernel.h"
-#include "fuzz/gpu_static_edges.h"
+#include "fuzz/gpu/gpu_megakernel.h"
+#include "fuzz/gpu/gpu_static_edges.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 

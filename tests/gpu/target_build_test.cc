@@ -2,7 +2,7 @@
 // BuildMegakernel only (glslang and SPIR-V checks), no Vulkan device.
 #include <string>
 
-#include "fuzz/gpu_megakernel.h"
+#include "fuzz/gpu/gpu_megakernel.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "fuzz/gpu_executor.h"
+#include "fuzz/gpu/gpu_executor.h"
 #include "gtest/gtest.h"
 #include "shaders/ringfuzz_wire.h"
 

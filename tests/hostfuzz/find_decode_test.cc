@@ -1,4 +1,4 @@
-#include "fuzz/find_decode.h"
+#include "fuzz/gpu/find_decode.h"
 
 #include <cstdint>
 #include <vector>

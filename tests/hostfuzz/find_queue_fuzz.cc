@@ -1,6 +1,6 @@
-// libFuzzer harness of the find queue's decoding (fuzz/find_decode.h) and
-// the mutation sequences it unpacks (fuzz/mutators.h): whatever words the
-// GPU left in the queue, decoding reads only the queue, keeps each input
+// libFuzzer harness of the find queue's decoding (fuzz/gpu/find_decode.h) and
+// the mutation sequences it unpacks (fuzz/engine/mutators.h): whatever words
+// the GPU left in the queue, decoding reads only the queue, keeps each input
 // within max_len, takes source locations only from the tables, and refuses
 // unknown kinds.
 //
@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "fuzz/find_decode.h"
-#include "fuzz/mutators.h"
+#include "fuzz/engine/mutators.h"
+#include "fuzz/gpu/find_decode.h"
 #include "shaders/ringfuzz_mutators.h"
 #include "shaders/ringfuzz_wire.h"
 #include "tests/hostfuzz/fuzz_input.h"

@@ -2,7 +2,7 @@
 // input_to_state.h) from a compare log as the GPU writes it (RF_OP_CMPLOG:
 // site, a, b per record): every patch writes 1..4 bytes inside the input
 // and changes it, no two are equal, and there are at most max_patches;
-// the same with a colorization (fuzz/colorization.h) from copies of the
+// the same with a colorization (fuzz/gpu/colorization.h) from copies of the
 // input whose logs are the log with some operands changed by the copy's
 // bytes, and its confirmed patches write inside the input.
 //
@@ -17,8 +17,8 @@
 #include <tuple>
 #include <vector>
 
-#include "fuzz/colorization.h"
-#include "fuzz/input_to_state.h"
+#include "fuzz/gpu/colorization.h"
+#include "fuzz/gpu/input_to_state.h"
 #include "shaders/ringfuzz_wire.h"
 #include "tests/hostfuzz/fuzz_input.h"
 

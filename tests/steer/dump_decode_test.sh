@@ -25,7 +25,7 @@ rc=$?
 controls=$(ls "$work/dump" | grep -c '^epoch-[0-9]\{6,\}\.control$')
 rings=$(ls "$work/dump" | grep -c '^epoch-[0-9]\{6,\}\.ring$')
 # The log holds one epoch line per epoch and, between them, one find line
-# per bug reported (fuzz/find_line.h); nothing else.
+# per bug reported (fuzz/engine/find_line.h); nothing else.
 lines=$(grep -c '^{"epoch":' "$work/telemetry.jsonl")
 finds=$(grep -c '^{"find":{' "$work/telemetry.jsonl")
 [ "$controls" -gt 0 ] || fail "no control dumps in $work/dump"

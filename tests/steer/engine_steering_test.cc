@@ -9,14 +9,14 @@
 #include "absl/strings/str_split.h"
 #include "corpus/atomic_file.h"
 #include "corpus/sha1.h"
-#include "fuzz/engine.h"
+#include "fuzz/engine/engine.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "shaders/ringfuzz_wire.h"
 #include "telemetry/decode_command.h"
 #include "telemetry/ring_telemetry.h"
 #include "tests/corpus/temp_dir.h"
-#include "tests/fuzz/fake_clock.h"
+#include "tests/engine/fake_clock.h"
 #include "tests/steer/scripted_executor.h"
 
 namespace ringfuzz {

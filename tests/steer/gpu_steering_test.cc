@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "corpus/atomic_file.h"
-#include "fuzz/engine.h"
-#include "fuzz/gpu_executor.h"
+#include "fuzz/engine/engine.h"
+#include "fuzz/gpu/gpu_executor.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "shaders/ringfuzz_wire.h"
@@ -180,7 +180,7 @@ TEST(GpuSteeringTest, WorkerGroupsAndTenantMasksReachTheDevice) {
 }
 
 // The crashes of the batch's mutants (not of the colored copies that the
-// new input's compare-log run brings, fuzz/colorization.h).
+// new input's compare-log run brings, fuzz/gpu/colorization.h).
 std::set<Bytes> Crashes(const BatchResult& result) {
   std::set<Bytes> crashes;
   for (const Find& find : result.finds) {

@@ -124,7 +124,10 @@ std::optional<LaunchLimits> ScriptedExecutor::launch_limits() const {
 }
 
 absl::Status ScriptedExecutor::SetWorkerGroups(uint32_t groups) {
-  if (!options_.limits) return Executor::SetWorkerGroups(groups);
+  if (!options_.limits) {
+    return absl::UnimplementedError(
+        "this executor has a fixed launch geometry");
+  }
   groups_set_.push_back(groups);
   groups_ = groups;
   return absl::OkStatus();

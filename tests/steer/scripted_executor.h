@@ -1,6 +1,6 @@
 // An executor with simulated megakernel wire buffers, for steering tests.
 //
-// It runs work with an inner FakeExecutor (tests/fuzz/fake_executor.h: the
+// It runs work with an inner FakeExecutor (tests/engine/fake_executor.h: the
 // "magic prefix" target) and keeps a control buffer and a ring of its own,
 // written as the GPU executor and the megakernel write them: each batch is
 // published as ring slots (with the priority partition words), every slot
@@ -18,10 +18,11 @@
 #include <optional>
 #include <vector>
 
-#include "fuzz/executor.h"
-#include "fuzz/steering_wire.h"
-#include "tests/fuzz/fake_clock.h"
-#include "tests/fuzz/fake_executor.h"
+#include "fuzz/engine/executor.h"
+#include "fuzz/steer/steerable.h"
+#include "fuzz/steer/steering_wire.h"
+#include "tests/engine/fake_clock.h"
+#include "tests/engine/fake_executor.h"
 
 namespace ringfuzz {
 
@@ -50,7 +51,7 @@ struct ScriptedExecutorOptions {
   absl::Duration poll_step = absl::Seconds(1);
 };
 
-class ScriptedExecutor final : public Executor {
+class ScriptedExecutor final : public Executor, public Steerable {
  public:
   static constexpr int kMaxPolls = 100;
 
@@ -70,6 +71,7 @@ class ScriptedExecutor final : public Executor {
   CoverageSummary Coverage() const override { return inner_.Coverage(); }
   size_t max_len() const override { return inner_.max_len(); }
 
+  Steerable* steerable() override { return this; }
   void SetDispatchObserver(DispatchObserver* observer) override {
     observer_ = observer;
   }

@@ -1,4 +1,4 @@
-#include "fuzz/steering_launch.h"
+#include "fuzz/steer/steering_launch.h"
 
 #include "gtest/gtest.h"
 #include "tests/steer/wire_bytes.h"

@@ -1,4 +1,4 @@
-#include "fuzz/steering_priority.h"
+#include "fuzz/steer/steering_priority.h"
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"

@@ -1,4 +1,4 @@
-#include "fuzz/steering_stall.h"
+#include "fuzz/steer/steering_stall.h"
 
 #include "gtest/gtest.h"
 #include "tests/steer/wire_bytes.h"

@@ -1,4 +1,4 @@
-#include "fuzz/steering_tenants.h"
+#include "fuzz/steer/steering_tenants.h"
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"

@@ -1,6 +1,6 @@
-#include "fuzz/steering_wire.h"
+#include "fuzz/steer/steering_wire.h"
 
-#include "fuzz/executor.h"
+#include "fuzz/engine/executor.h"
 #include "gtest/gtest.h"
 #include "tests/steer/wire_bytes.h"
 

@@ -1,4 +1,4 @@
-#include "fuzz/telemetry_log.h"
+#include "fuzz/steer/telemetry_log.h"
 
 #include <signal.h>
 #include <sys/resource.h>

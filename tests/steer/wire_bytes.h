@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "absl/types/span.h"
-#include "fuzz/steering_wire.h"
+#include "fuzz/steer/steering_wire.h"
 #include "shaders/ringfuzz_wire.h"
 
 namespace ringfuzz {

@@ -1,4 +1,4 @@
-// Every kind of ringfuzz bug report (fuzz/bug_report.h), read the way
+// Every kind of ringfuzz bug report (fuzz/engine/bug_report.h), read the way
 // ClusterFuzz reads crash logs (clusterfuzz_patterns.h): a crash has a crash
 // type and a state naming its function, an out-of-bounds access and an
 // overread are Index-out-of-bounds and a security bug, a timeout is a
@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "fuzz/bug_report.h"
+#include "fuzz/engine/bug_report.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/corpus/temp_dir.h"
@@ -49,7 +49,7 @@ std::string Report(const Find& find, bool replay) {
   return out.str();
 }
 
-// The exit codes of ringfuzz's runs that found a bug (fuzz/flags.def:
+// The exit codes of ringfuzz's runs that found a bug (fuzz/engine/flags.def:
 // -error_exitcode, -timeout_exitcode defaults).
 constexpr int kErrorExitCode = 77;
 constexpr int kTimeoutExitCode = 70;

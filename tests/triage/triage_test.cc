@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "fuzz/find_line.h"
+#include "fuzz/engine/find_line.h"
 #include "fuzz/triage/triage_inputs.h"
 #include "fuzz/triage/triage_signature.h"
 #include "gmock/gmock.h"

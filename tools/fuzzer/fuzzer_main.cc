@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "fuzz/cli.h"
-#include "fuzz/engine.h"
+#include "fuzz/engine/engine.h"
 #include "tools/fuzzer/embedded_target.h"
 #include "tools/gpu_executor_factory.h"
 

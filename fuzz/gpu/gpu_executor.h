@@ -1,0 +1,624 @@
+// The GPU executor: runs the fuzzing megakernel through Vulkan (a real GPU,
+// or lavapipe on the CPU) behind the batch-level Executor interface.
+//
+// Each RunBatch publishes the work items as ring slots (wire protocol,
+// shaders/ringfuzz_wire.h), launches bounded dispatches until every slot is
+// drained, and turns the find queue into Finds. Execution counts come from
+// the GPU (RF_RES_EXECS), never from what was requested.
+#ifndef RINGFUZZ_FUZZ_GPU_GPU_EXECUTOR_H_
+#define RINGFUZZ_FUZZ_GPU_GPU_EXECUTOR_H_
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "fuzz/engine/executor.h"
+#include "fuzz/gpu/clock_warmer.h"
+#include "fuzz/gpu/colorization.h"
+#include "fuzz/gpu/device_clock_fit.h"
+#include "fuzz/gpu/gpu_build_notice.h"
+#include "fuzz/gpu/gpu_megakernel.h"
+#include "fuzz/gpu/gpu_memory.h"
+#include "fuzz/gpu/input_to_state.h"
+#include "fuzz/gpu/length_to_state.h"
+#include "fuzz/steer/steerable.h"
+#include "runtime/buffer.h"
+#include "runtime/compute_pipeline.h"
+#include "runtime/device.h"
+#include "runtime/dispatcher.h"
+#include "runtime/instance.h"
+
+namespace ringfuzz {
+
+struct GpuExecutorOptions {
+  std::string target_path;  // the target file (dialect source)
+  std::string device;       // "", "cpu", "gpu", index or name substring
+  bool validation = false;  // Vulkan validation layer
+  uint32_t max_len = 64;    // bytes
+  uint32_t exec_steps = 0;  // loop iterations per execution; 0 = device default
+  // The user's per-execution loop budget (-loop_budget/-timeout), capped at
+  // the device's ceiling (its default); ignored when exec_steps is set.
+  uint32_t loop_budget = 0;
+  uint32_t ring_slots = 0;  // 0 = device default
+  bool coverage = true;     // see MegakernelOptions::coverage
+  bool compares = true;     // see MegakernelOptions::compares
+  bool bounds = true;       // see MegakernelOptions::bounds
+  bool conditions = true;   // see MegakernelOptions::conditions
+  // Compare-distance features (-use_value_profile), in both coverage builds
+  // alike; see MegakernelOptions::value_profile.
+  bool value_profile = false;
+  // Colorization (-colorize, fuzz/gpu/colorization.h): each corpus input's
+  // compare log is run beside colored copies of the input (up to 15, for
+  // inputs of at most kMaxColorLength bytes), which confirm the places its
+  // comparisons read and rule out input-to-state matches by chance.
+  bool colorize = true;
+  bool keep_going = false;  // faults do not stop a batch (-keep_going)
+  // How coverage is gathered during fuzzing batches (Execute and candidate
+  // evaluation always use the precise build).
+  enum class CoverageMode { kAuto, kPrecise, kSignature };
+  // kAuto: signature on CPU devices (lavapipe), precise on GPUs.
+  CoverageMode coverage_mode = CoverageMode::kAuto;
+  // Which GPU mutation engine the fuzzing build runs (see
+  // MegakernelOptions::flat_mutation). kAuto: flat wherever it applies
+  // (max_len <= kFlatMutationMaxLen, 256), branching otherwise. Flat was faster
+  // on both kinds of device measured (docs/perf.md): on lavapipe, whose
+  // SIMD back end runs every branch, and on the H200.
+  enum class MutationEngine { kAuto, kBranching, kFlat };
+  MutationEngine mutation_engine = MutationEngine::kAuto;
+  // Coherence groups of the flat engine (MegakernelOptions::coherent_lanes:
+  // 1, 2 or 4 lanes that take each havoc step at the same position).
+  // 4: half of lavapipe's 8 lanes at its default width, all of them at 128.
+  uint32_t coherent_lanes = 4;
+  // On CPU devices in signature mode, HAVOC, TRIM and REPLAY slots run on a
+  // third build without the DICT, SPLICE and CMP code
+  // (MegakernelOptions::havoc_only), the other kinds on the full signature
+  // build. lavapipe runs every branch of a SIMD vector, so in one build
+  // every mutant pays for the code of all work kinds: the havoc-only build
+  // ran 1.17x the full one over a bytecode_vm corpus (docs/perf.md). It
+  // costs one more pipeline compile at start-up (cached by Mesa on disk).
+  bool havoc_build = true;
+  // On CPU devices the precise build (which judges the signature build's
+  // candidates, logs compares and replays) defers its coverage
+  // (MegakernelOptions::deferred_coverage): the same coverage bits, set in
+  // registers as the target runs and marked at the end of each execution,
+  // instead of a memory access per block visit, which lavapipe pays as a
+  // scalarised loop in every block whether a lane takes it or not
+  // (docs/perf.md). A target whose static edges are not all known
+  // (fuzz/gpu/gpu_static_edges.h) keeps the immediate build.
+  bool deferred_coverage = true;
+  // lavapipe's SIMD width in bits (its LP_NATIVE_VECTOR_WIDTH: 4 lanes at
+  // 128, 8 at 256), set for the process before lavapipe first starts unless
+  // the environment already names one; 0 leaves lavapipe's choice (the
+  // widest the CPU has, up to 256). See fuzz/gpu/lavapipe_env.h, which also
+  // gives each width its own shader cache. A loop runs as long as the
+  // longest of its lanes, so an interpreter's divergent lanes cost less at
+  // 4, straight-line work less at 8. 0 because 8 lanes ran every bundled
+  // target faster on an AVX2 processor without AVX-512, 10 s campaigns
+  // side by side (docs/perf.md, 2026-12-02): bytecode_vm 1.13x, lz_block
+  // 1.13x, magic_checksum 1.17-1.22x, tlv 1.36-1.74x.
+  uint32_t lavapipe_simd_bits = 0;
+  // Where the buffers that the host reads every round live: the ring, the
+  // find queue and the compare logs (the maps, the corpus and the patches
+  // stay in device memory). kAuto: host (cached system memory) on GPUs,
+  // where the host would read device memory uncached across PCIe, word by
+  // word; lavapipe has one kind of memory.
+  enum class RingMemory { kAuto, kHost, kDevice };
+  RingMemory ring_memory = RingMemory::kAuto;
+  // Finds one round can queue; 0 = the device's default (4,096 on CPU
+  // devices, 16,384 on GPUs). A find that does not fit is not lost: its
+  // coverage stays new and a later execution reaching it is queued.
+  uint32_t find_capacity = 0;
+  // The patch buffer's first index entries and data words (it doubles
+  // from there as inputs are logged).
+  uint64_t patch_inputs = kInitialPatchInputs;
+  uint64_t patch_words = kInitialPatchWords;
+  // Fault injection (tests): the dispatch waits, counted from 1 over the
+  // executor's life, that report VK_ERROR_DEVICE_LOST instead of their
+  // result; from then on the executor behaves as on a lost device (every
+  // call that needs it fails with Unavailable).
+  std::set<uint64_t> lose_device_at;
+  // Overlapped rounds (SubmitBatch): a second ring and find queue, so that
+  // the next round is published and queued while the last one runs, and
+  // the device never waits for the host between rounds. kAuto: on for GPUs
+  // in precise mode (a signature build needs its candidates re-run between
+  // rounds, and lavapipe's dispatches share the host's cores).
+  enum class Overlap { kAuto, kOn, kOff };
+  Overlap overlap = Overlap::kAuto;
+  // Clock warm-up (fuzz/gpu/clock_warmer.h): while a build still runs
+  // `warm_clock_delay` after device creation, every core of the device is
+  // kept busy until the first round, so that the clock governor has not
+  // lowered the clock by then. kAuto: on for GPUs, off for CPU devices
+  // (lavapipe), whose cores the host needs for the build.
+  enum class WarmClock { kAuto, kOn, kOff };
+  WarmClock warm_clock = WarmClock::kAuto;
+  absl::Duration warm_clock_delay = kClockWarmerDelay;
+  absl::Duration dispatch_timeout = absl::Seconds(60);
+  // Building the target's pipelines (the megakernels, their Vulkan
+  // pipelines, and a first empty dispatch of each, where lavapipe compiles)
+  // prints a progress line every 10 s and, past this (zero: no bound), an
+  // ERROR line, then ends the process with status 1: a driver compile
+  // cannot be cancelled (fuzz/gpu/gpu_build_notice.h, -compile_timeout).
+  absl::Duration compile_timeout = kDefaultCompileTimeout;
+  // Telemetry and steering: how long a dispatch the host stopped (SHUTDOWN)
+  // may take to end before the device counts as hung.
+  absl::Duration shutdown_grace = absl::Seconds(10);
+  // Most bytes the executor's buffers may hold at once (-gpu_memory_mb;
+  // 0 = no bound but the device's). Create fails when its fixed buffers
+  // exceed it; AddInput fails with ResourceExhausted when the corpus buffer
+  // cannot grow within it (nor within maxStorageBufferRange); past it, new
+  // inputs get no input-to-state patches instead of a larger patch buffer
+  // (their CMP mutants run as havoc), with one warning.
+  uint64_t memory_bound = 0;
+  // Receives a line ("INFO: GPU memory: ...", a WARNING) whenever a buffer
+  // grows or stops growing; the start's line is MemoryLine(). Null: none.
+  std::function<void(const std::string& line)> memory_log;
+};
+
+// How much work one batch should hold to keep this device busy.
+struct BatchShape {
+  uint32_t slots = 0;           // work items per batch
+  uint32_t execs_per_slot = 0;  // mutants per work item
+};
+
+class GpuExecutor final : public Executor, public Steerable {
+ public:
+  static absl::StatusOr<std::unique_ptr<GpuExecutor>> Create(
+      const GpuExecutorOptions& options);
+  ~GpuExecutor() override;
+  GpuExecutor(const GpuExecutor&) = delete;
+  GpuExecutor& operator=(const GpuExecutor&) = delete;
+
+  absl::StatusOr<uint32_t> AddInput(ByteSpan input) override;
+  absl::Status SetDictionary(const std::vector<Bytes>& tokens) override;
+  absl::StatusOr<BatchResult> RunBatch(absl::Span<const WorkItem> work,
+                                       uint64_t seed) override;
+  absl::StatusOr<BatchResult> Execute(ByteSpan input) override;
+  // The corpus tools' calls (fuzz/gpu/gpu_executor_features.cc): ExecuteEach
+  // runs the inputs as Execute's calibration runs do, a workgroup's worth
+  // per dispatch slot; the ids are edge-map bits and site indices.
+  absl::StatusOr<BatchResult> ExecuteEach(
+      absl::Span<const Bytes> inputs) override;
+  absl::StatusOr<CoverageIds> CoverageIdsSoFar() const override;
+  absl::Status ResetCoverage() override;
+  CoverageSummary Coverage() const override;
+  // Counts the bits of an edge map (RF_EDGE_MAP_WORDS) and a site map
+  // (RF_SITE_MAP_WORDS).
+  static CoverageSummary CountCoverage(const uint32_t* edge_map,
+                                       const uint32_t* site_map);
+  size_t max_len() const override { return len_limit_; }
+  absl::StatusOr<std::vector<LineCoverage>> Lines() const override;
+  std::vector<Bytes> AutoDictionary() const override;
+  std::vector<Bytes> RecommendedDictionary() const override;
+  bool compare_feedback() const override { return true; }
+  // Overlapped rounds (GpuExecutorOptions::overlap): up to two batches in
+  // flight. A batch that cannot overlap (a signature or havoc-only build,
+  // more items than ring slots, inputs to log first) waits for those in
+  // flight and runs as RunBatch does. Every other method waits for the
+  // batches in flight first where it needs the device (their results wait
+  // for CollectBatch).
+  uint32_t overlap() const override { return overlap_ ? 2u : 1u; }
+  absl::Status SubmitBatch(absl::Span<const WorkItem> work,
+                           uint64_t seed) override;
+  absl::StatusOr<BatchResult> CollectBatch() override;
+  void SetStopCheck(std::function<bool()> check) override {
+    stop_check_ = std::move(check);
+  }
+
+  BatchShape PreferredBatch() const;
+  // The device memory the buffers hold now, by role (fuzz/gpu/gpu_memory.h),
+  // and its one-line summary ("GPU memory: ..."; the caller adds "INFO: ").
+  GpuMemory Memory() const;
+  std::string MemoryLine() const;
+  // How long the clock warmer kept the device busy during Create (zero if
+  // it did not run; GpuExecutorOptions::warm_clock).
+  absl::Duration clock_warm_time() const { return clock_warm_time_; }
+  // Whether new inputs get no more input-to-state patches: the patch
+  // buffer could not grow (GpuExecutorOptions::memory_bound).
+  bool patches_capped() const { return patches_capped_; }
+  // One line naming the device, e.g. "llvmpipe (...) [cpu, lavapipe, ...]".
+  std::string DeviceDescription() const override;
+  const vk::PhysicalDeviceInfo& device_info() const { return device_.info(); }
+  // The precise build (Execute, candidate evaluation, and fuzzing batches
+  // unless signature mode is on).
+  const Megakernel& kernel() const { return precise_->kernel; }
+  bool signature_mode() const { return fast_ != nullptr; }
+  // Whether HAVOC, TRIM and REPLAY slots run on a havoc-only build
+  // (GpuExecutorOptions::havoc_build).
+  bool havoc_build() const { return havoc_ != nullptr; }
+  // Whether the precise build defers its coverage
+  // (GpuExecutorOptions::deferred_coverage), and why it does not on a CPU
+  // device ("" if it does, or if it was not asked to).
+  bool deferred_coverage() const { return kernel().deferred_coverage; }
+  const std::string& deferred_coverage_refusal() const {
+    return deferred_refusal_;
+  }
+  // Whether the ring lives in device memory (GpuExecutorOptions::
+  // ring_memory).
+  bool ring_in_device_memory() const { return ring_.device_local(); }
+  // Whether fuzzing batches run the flat mutation engine.
+  bool flat_mutation() const {
+    return (fast_ != nullptr ? fast_ : precise_)->kernel.flat_mutation;
+  }
+  // Candidates re-run with precise coverage so far (signature mode).
+  uint64_t candidates_evaluated() const { return candidates_evaluated_; }
+  // Input-to-state patches of corpus input `index` (derived from its own
+  // compare log; fuzz/gpu/input_to_state.h). Empty until the input was logged:
+  // RunBatch logs every input added before it, first thing.
+  std::vector<InputPatch> InputToStatePatches(uint32_t index) const;
+  // Corpus inputs whose comparisons were logged so far.
+  uint32_t logged_inputs() const { return logged_inputs_; }
+  uint32_t exec_steps() const { return exec_steps_; }
+  // Validation-layer messages so far (0 unless validation is on).
+  uint64_t validation_messages() const;
+  std::string last_validation_message() const;
+  // The raw wire buffers, for telemetry. Valid until the next call.
+  absl::Span<const uint8_t> control_bytes() const { return control_.bytes(); }
+  absl::Span<const uint8_t> ring_bytes() const;
+  // Site map bits: which instrumented blocks have been reached.
+  std::vector<bool> CoveredSites() const;
+
+  // --- Steerable (fuzz/steer/steerable.h). Fuzzing rounds of
+  // RunBatch are observed (not Execute and candidate evaluation); the ring
+  // view of a round holds its published slots. A stopped dispatch that does
+  // not end within shutdown_grace makes RunBatch fail with Unavailable and
+  // the executor unusable: its Vulkan objects are then leaked on
+  // destruction, since a device that runs forever cannot be waited for. ---
+  Steerable* steerable() override { return this; }
+  void SetDispatchObserver(DispatchObserver* observer) override {
+    observer_ = observer;
+  }
+  std::optional<LaunchLimits> launch_limits() const override;
+  absl::Status SetWorkerGroups(uint32_t groups) override;
+  absl::Status SetTenantWords(const TenantWords& words) override;
+  // Cancels the slots a stopped batch left published, publishes `slot` at
+  // its index and runs it with the dispatch seed it ran with, one
+  // workgroup, and min(exec_steps, device default) loop steps per execution.
+  absl::StatusOr<BatchResult> ReplaySlot(const SuspectSlot& slot) override;
+  bool hung() const { return hung_; }
+  // Whether the device was lost (Vulkan said so, or a test injected it).
+  bool lost() const { return lost_; }
+
+ private:
+  // A compiled megakernel build and its launcher (bound to the shared
+  // buffers); with overlapped rounds the precise build has a second one,
+  // bound to the second ring and find queue (parity 1).
+  struct Program {
+    Megakernel kernel;
+    vk::ComputePipeline pipeline;
+    std::unique_ptr<vk::Dispatcher> dispatcher;
+    std::unique_ptr<vk::Dispatcher> second;
+  };
+  // A round submitted by SubmitBatch and not yet finished.
+  struct Flight {
+    uint32_t parity = 0;  // which ring and find queue
+    uint32_t slot_count = 0;
+    uint32_t push_seed = 0;
+    bool stopped = false;  // the host stopped it (SHUTDOWN) before it began
+    // Its RF_CTRL_PRIORITY_PARTITIONS words.
+    std::array<uint32_t, RF_CTRL_PRIORITY_PARTITION_COUNT> partitions = {};
+    bool service = false;  // its first slots are service_'s
+  };
+  // Overlapped rounds: compare logs of new corpus inputs and length trials
+  // ride in a flight, in its first slots (critical priority), instead of
+  // stopping the pipeline to run alone. One such flight at a time: they
+  // share the compare-log entries and the scratch corpus entries.
+  // Most ring slots a flight's service runs take from its work.
+  static constexpr uint32_t kServiceSlots = 4;
+  // The colored copies logged beside corpus inputs [first, first + n)
+  // (fuzz/gpu/colorization.h): copy j is scratch entry j, logs into compare-log
+  // entry n + j, and was made from input first + input[j].
+  struct ColorCopies {
+    std::vector<uint32_t> input;
+    std::vector<ByteRange> range;
+    std::vector<Bytes> data;
+    uint32_t size() const { return static_cast<uint32_t>(data.size()); }
+  };
+  // Runs of inputs [first, first + n) (corpus-buffer indices), unmutated;
+  // compare logs (RF_OP_CMPLOG) into entries log_base .. log_base + n - 1.
+  struct InputRange {
+    uint32_t first = 0;
+    uint32_t n = 0;
+    uint32_t log_base = 0;
+  };
+  struct ServiceRuns {
+    uint32_t slots = 0;        // ring slots [0, slots) of the flight
+    uint32_t log_first = 0;    // corpus inputs [log_first, +log_count) logged
+    uint32_t log_count = 0;    // (compare-log entries 0 .. log_count-1)
+    ColorCopies copies;        // scratch entries 0 .. copies.size() - 1
+    std::vector<Find> trials;  // length trials, scratch entries after them
+  };
+
+  GpuExecutor(vk::Instance instance, vk::Device device, vk::Buffer control,
+              vk::Buffer ring, vk::Buffer finds, vk::Buffer dict,
+              vk::Buffer cmplog, const GpuExecutorOptions& options);
+
+  // Most mutations stacked on one mutant (WorkItem::stack is clamped to it).
+  static constexpr uint32_t kMaxStack = 8;
+  // Input-to-state patches kept per corpus input (fuzz/gpu/input_to_state.h):
+  // a CMP mutant draws one of them uniformly.
+  static constexpr size_t kMaxPatchesPerInput = 128;
+  // Inputs longer than this get no colored copies: a copy's ranges are
+  // then long, and rarely keep the path.
+  static constexpr size_t kMaxColorLength = 4096;
+  // The seed of a slot or dispatch from the batch's seed (a 64-bit mix).
+  static uint32_t Mix(uint64_t x);
+  absl::Status AddProgram(Megakernel kernel, std::unique_ptr<Program>& slot,
+                          bool second = false);
+  // Runs one empty dispatch (no slots) of every program and waits for it:
+  // lavapipe compiles a pipeline's code at its first dispatch, which this
+  // brings into the watched build (GpuExecutorOptions::compile_timeout).
+  absl::Status WarmUp();
+  // The ring, find queue and launcher of `parity` (0: the ones every
+  // synchronous dispatch uses).
+  vk::Buffer& RingOf(uint32_t parity) { return parity == 0 ? ring_ : *ring2_; }
+  const vk::Buffer& RingOf(uint32_t parity) const {
+    return parity == 0 ? ring_ : *ring2_;
+  }
+  vk::Buffer& FindsOf(uint32_t parity) {
+    return parity == 0 ? finds_ : *finds2_;
+  }
+  static vk::Dispatcher& DispatcherOf(Program& program, uint32_t parity) {
+    return parity == 0 ? *program.dispatcher : *program.second;
+  }
+  // Marks the executor hung (a dispatch did not end in time) and returns
+  // the error that says so.
+  absl::Status Hung();
+  // FailedPrecondition once hung: nothing may run, and no buffer a running
+  // dispatch uses may be freed or replaced.
+  absl::Status CheckUsable() const;
+  // Overlapped rounds: waits for the oldest flight and appends its result
+  // to finished_; Quiesce does so for every flight.
+  void FinishOldest();
+  absl::Status Quiesce();
+  // Waits for `flight` (the oldest) and reads its result; `unfinished`:
+  // slots of it are still published (lanes ran out of loop budget).
+  absl::StatusOr<BatchResult> FlightResult(const Flight& flight,
+                                           bool& unfinished);
+  // The build that runs fuzzing slots of work kind `opcode`.
+  Program& ProgramFor(uint32_t opcode);
+  absl::Status BindAll();
+  // Corpus buffer layout: the index of corpus_capacity_ + scratch_entries_
+  // entries, scratch_entries_ * max_words words of scratch inputs (Execute
+  // and candidates), the corpus data, then max_words words of padding.
+  uint64_t IndexWords() const;
+  uint64_t ScratchOffset(uint32_t i) const;
+  uint64_t DataStart() const;
+  absl::Status RebuildCorpus(uint32_t capacity, uint64_t data_words);
+  // OK iff a buffer of `new_bytes` may be made for `what` (a growing
+  // buffer, whose `old_bytes` stay held until the new one is filled):
+  // within maxStorageBufferRange and, with both held, within the memory
+  // bound. Else ResourceExhausted naming the sizes and `fix`.
+  absl::Status CheckGrowth(const std::string& what, uint64_t old_bytes,
+                           uint64_t new_bytes, const std::string& fix) const;
+  // Sends "INFO: GPU memory: ... after <event>" to the memory log.
+  void LogMemory(const std::string& event) const;
+  // After the patch buffer could not grow (`why`): inputs from `first` on
+  // keep no patches (their CMP mutants run as havoc) and none get any from
+  // now on; warns once.
+  void CapPatches(uint32_t first, const absl::Status& why);
+  void WriteCorpusEntry(uint32_t index, uint64_t offset_words, ByteSpan input);
+  // Writes slot `s` for `item`, status EMPTY: invisible to the GPU until
+  // MarkPublished.
+  void PublishSlot(uint32_t s, const WorkItem& item, uint32_t seed,
+                   uint32_t parity = 0);
+  // Sets slots [0, count) to PUBLISHED. Called after all their other words
+  // are written: a slot is visible to the GPU only once fully written.
+  void MarkPublished(uint32_t count, uint32_t parity = 0);
+  // The push constants of a fuzzing dispatch over slots [0, slot_count).
+  MegakernelPush MakePush(uint32_t slot_count, uint32_t seed) const;
+  // Runs published slots [0, slot_count) of ring `parity` on `program` to
+  // completion; appends executions and finds to `result`, candidates to
+  // `candidates`. Needs no flight in the air.
+  absl::Status Drain(Program& program, uint32_t slot_count, uint64_t seed,
+                     BatchResult& result, std::vector<Find>& candidates,
+                     uint32_t parity = 0);
+  // Turns the find queue of `parity` into finds, reading its counts from
+  // `counters` (control-buffer layout up to RF_RES_EDGE_MAP: the live
+  // control words, or a flight's snapshot).
+  // An entry the protocol does not define (an unknown kind) is an error.
+  absl::Status CollectFinds(const uint32_t* counters, uint32_t parity,
+                            BatchResult& result, std::vector<Find>& candidates);
+  // Adds the per-mutator execution counters (RF_RES_MUTATOR_USE_WORDS
+  // words at `uses`) to `result.mutator_executions`.
+  void CollectMutatorUses(const uint32_t* uses, BatchResult& result);
+  // Appends the cost of each of the first `slot_count` slots of ring
+  // `parity` that completed (DONE or FAULT) with executions, and mutated a
+  // corpus input (not a compare log or calibration), to `result.costs`,
+  // with the tick of its first claim; anchors the device clock's rate to
+  // the batch's start (result.clock_tick_ns).
+  void CollectCosts(uint32_t slot_count, BatchResult& result,
+                    uint32_t parity = 0);
+  // Slots of the first `slot_count` of ring `parity` still PUBLISHED or
+  // REQUEUE.
+  uint32_t PendingSlots(uint32_t slot_count, uint32_t parity) const;
+  // Adds the last dispatch of `dispatcher` to `result`'s device interval.
+  static void AddInterval(const vk::Dispatcher& dispatcher,
+                          BatchResult& result);
+  // Publishes runs of the `n` inputs first .. first+n-1 (corpus-buffer
+  // indices), unmutated, as slots of work kind `opcode` (RF_OP_CALIBRATE or
+  // RF_OP_CMPLOG: compare-log entries 0 .. n-1), one per workgroup's worth;
+  // returns the number of slots.
+  absl::StatusOr<uint32_t> PublishInputRuns(uint32_t opcode, uint32_t first,
+                                            uint32_t n);
+  // The same for several ranges, each with its own compare-log entries.
+  absl::StatusOr<uint32_t> PublishInputRuns(
+      uint32_t opcode, absl::Span<const InputRange> ranges);
+  // The work items that run the inputs of `range` unmutated, `per_slot` to
+  // a slot, at critical priority (RF_OP_CMPLOG: item k's inputs log into
+  // entries range.log_base + k * per_slot ..).
+  static std::vector<WorkItem> InputRuns(uint32_t opcode, InputRange range,
+                                         uint32_t per_slot);
+  // How many of the corpus inputs from `first` on (at most `most`) are
+  // logged next, with their colored copies (none when colorization is
+  // off): the inputs and their copies take at most `log_room` compare-log
+  // entries and the copies at most `scratch_room` scratch entries. Fills
+  // `copies` and writes them to their scratch entries.
+  uint32_t PlanColorCopies(uint32_t first, uint32_t most, uint32_t log_room,
+                           uint32_t scratch_room, ColorCopies& copies);
+  // The finds of compare-log runs (`from`) that `copies` gives: a colored
+  // copy's fault or new coverage, as found by input first + input[j]'s
+  // compare-log run (its other finds are corpus inputs again).
+  void KeepCopyFinds(std::vector<Find>& from, uint32_t first,
+                     const ColorCopies& copies, std::vector<Find>& to) const;
+  // Runs every corpus input added since the last call once more on the
+  // precise build with its comparisons logged (RF_OP_CMPLOG), and stores
+  // the input-to-state patches derived from each input's own log in the
+  // patch buffer; then runs each input resized to the lengths its log
+  // suggests (fuzz/gpu/length_to_state.h): appends them to `trials`, as CMP
+  // mutants of that input, for the caller to Calibrate (with the batch's
+  // other candidates, in one dispatch).
+  // The colored copies' finds (KeepCopyFinds) go to `result`.
+  absl::Status LogNewInputs(std::vector<Find>& trials, BatchResult& result);
+  // Derives the patches and length trials of corpus inputs [first, first +
+  // n) from compare-log entries 0 .. n-1 and their colored copies' entries
+  // after them (appending to patch_index_, patch_data_ and `trials`); the
+  // patch buffer is not touched.
+  void DeriveFromLogs(uint32_t first, uint32_t n, const ColorCopies& copies,
+                      std::vector<Find>& trials);
+  // Makes the patch buffer hold `inputs` index entries and `data_words`
+  // words of patches, replacing it (after Quiesce) when it does not.
+  absl::Status ReservePatches(uint32_t inputs, uint64_t data_words);
+  // Overlapped rounds: plans service_ for a flight with `room` free slots
+  // and returns its work items (empty when none is due or one is in the
+  // air); writes the trials' scratch entries.
+  absl::StatusOr<std::vector<WorkItem>> PlanServiceRuns(uint32_t room);
+  // Reads what service_ ran in the flight of `parity` that just ended into
+  // `result` (its finds, less its executions) and the patch buffer.
+  absl::Status FinishServiceRuns(uint32_t parity, BatchResult& result);
+  // Whether `find` came from a service run of a flight (a compare log, or a
+  // length trial on a scratch entry) rather than from its work.
+  bool IsServiceFind(const Find& find) const;
+  // Copies the host's patch lists (patch_index_, patch_data_) to the patch
+  // buffer, making it larger when they do not fit.
+  absl::Status UploadPatches(uint32_t first_input);
+  // Runs `inputs` (at most scratch_entries_) once each with precise
+  // coverage; appends their finds to `result` (executions not counted).
+  absl::Status Calibrate(const std::vector<Find>& inputs, BatchResult& result);
+  // Binds the executor's buffers to `program`'s dispatchers.
+  absl::Status BindProgram(Program& program);
+  // Telemetry and steering: waits for the dispatch of `program` like
+  // Wait(dispatch_timeout_), polling the observer (if this round is
+  // observed) every poll_interval(); stops the dispatch when it asks to.
+  // Waits on `dispatcher`, polling the observer (when steered) and the stop
+  // check; a stop (observer or check) sets SHUTDOWN and ends the dispatch,
+  // and with overlapped rounds also the flights queued behind (they then
+  // claim nothing).
+  absl::StatusOr<bool> WaitForDispatch(vk::Dispatcher& dispatcher,
+                                       uint32_t slot_count, uint32_t push_seed,
+                                       uint32_t parity = 0);
+  // `control`: the control words to show (null: the live ones).
+  WireView Wire(uint32_t slot_count, uint32_t push_seed, uint32_t parity = 0,
+                const uint32_t* control = nullptr) const;
+  // Tells the observer that a round ended (see DispatchObserver).
+  void NotifyEpochEnd(uint32_t slot_count, uint32_t push_seed,
+                      uint32_t parity = 0, const uint32_t* control = nullptr);
+
+  vk::Instance instance_;
+  vk::Device device_;
+  // Runs only during Create; ~GpuExecutor stops it before anything else.
+  std::unique_ptr<DelayedClockWarmer> clock_warmer_;
+  absl::Duration clock_warm_time_ = absl::ZeroDuration();
+  vk::Buffer control_;
+  vk::Buffer ring_;
+  vk::Buffer finds_;
+  vk::Buffer dict_;
+  vk::Buffer cmplog_;  // log_capacity_ compare-log entries
+  // Overlapped rounds (null without): the second ring and find queue, and
+  // per parity a snapshot of the control words a round leaves
+  // (kSnapshotWords each, fuzz/gpu/gpu_memory.h), copied on the device right
+  // after the round, before the next one resets them. The host reads them from
+  // its own memory: on a discrete GPU reading the control buffer's maps word by
+  // word over PCIe took 1.8 ms a round.
+  std::unique_ptr<vk::Buffer> ring2_;
+  std::unique_ptr<vk::Buffer> finds2_;
+  std::unique_ptr<vk::Buffer> snapshots_;
+  // DeriveFromLogs gives each host thread at least this many inputs.
+  static constexpr size_t kInputsPerDeriveTask = 4;
+  bool overlap_ = false;
+  std::deque<Flight> flights_;
+  // Quiesces that waited for flights, and their host time, since the last
+  // batch CollectBatch returned (BatchResult::quiesces).
+  uint32_t quiesces_ = 0;
+  absl::Duration quiesce_time_;
+  std::deque<absl::StatusOr<BatchResult>> finished_;
+  ServiceRuns service_;
+  bool service_in_flight_ = false;
+  std::vector<Find> pending_trials_;  // length trials not yet in a flight
+  uint32_t next_parity_ = 0;
+  uint32_t control_epoch_ = 0;           // RF_CTRL_EPOCH of the last flight
+  std::unique_ptr<vk::Buffer> corpus_;   // replaced when it grows
+  std::unique_ptr<vk::Buffer> patches_;  // replaced when it grows
+  std::unique_ptr<Program> precise_;
+  std::unique_ptr<Program> fast_;  // signature build; null in precise mode
+  // Havoc-only signature build (GpuExecutorOptions::havoc_build); null when
+  // there is none.
+  std::unique_ptr<Program> havoc_;
+  std::string deferred_refusal_;  // see deferred_coverage_refusal
+
+  std::vector<Bytes> inputs_;       // host mirror of the corpus buffer
+  uint32_t corpus_capacity_ = 0;    // index entries for corpus inputs
+  uint64_t corpus_data_words_ = 0;  // data region size
+  uint64_t corpus_cursor_ = 0;      // next free data word
+  uint32_t scratch_entries_ = 0;
+  // Input-to-state: inputs [0, logged_inputs_) have their patches; host
+  // copy of the patch buffer: per input (offset into patch_data_, count),
+  // and the patches (RF_PATCH_WORDS each). The buffer's index has room for
+  // patch_index_capacity_ inputs, its data for patch_data_capacity_ words.
+  uint32_t log_capacity_ = 0;
+  bool colorize_ = true;
+  uint32_t logged_inputs_ = 0;
+  std::vector<uint32_t> patch_index_;
+  std::vector<uint32_t> patch_data_;
+  uint32_t patch_index_capacity_ = 0;
+  uint64_t patch_data_capacity_ = 0;
+  bool patches_capped_ = false;  // see patches_capped()
+  uint64_t memory_bound_ = 0;    // GpuExecutorOptions::memory_bound
+  std::function<void(const std::string&)> memory_log_;
+  uint64_t candidates_evaluated_ = 0;
+  uint32_t dict_count_ = 0;
+  uint32_t ring_slots_ = 0;
+  // The device clock's rate (CollectCosts anchors it once per batch).
+  DeviceClockFit clock_fit_;
+  uint32_t find_capacity_ = 0;
+  uint64_t patch_start_inputs_ = 1, patch_start_words_ = 1;  // see options
+  uint32_t step_budget_ = 0;
+  uint32_t exec_steps_ = 0;
+  uint32_t groups_ = 0;
+  uint32_t epoch_ = 0;
+  std::set<uint64_t> lose_device_at_;  // GpuExecutorOptions::lose_device_at
+  uint64_t waits_ = 0;                 // dispatch waits so far
+  bool lost_ = false;                  // the device is lost
+  uint32_t max_len_ = 0;               // of the build: a whole number of words
+  uint32_t len_limit_ = 0;  // what inputs may hold (GpuExecutorOptions)
+  uint32_t push_flags_ = 0;
+  mutable CoverageSummary coverage_;                       // Coverage() cache
+  mutable std::vector<uint8_t> control_copy_, ring_copy_;  // for Wire()
+  mutable bool coverage_stale_ = true;
+  absl::Duration dispatch_timeout_;
+  // Wall time from submission to completion of every dispatch so far.
+  absl::Duration device_time_;
+  // Telemetry and steering.
+  DispatchObserver* observer_ = nullptr;
+  DispatchObserver* steered_ = nullptr;  // observer_ during fuzzing rounds
+  bool host_stopped_ = false;            // the observer stopped the last batch
+  bool hung_ = false;                    // a stopped dispatch never ended
+  std::optional<uint32_t> replay_push_seed_;  // set while replaying a slot
+  uint32_t replay_exec_steps_ = 0;
+  absl::Duration shutdown_grace_;
+  std::function<bool()> stop_check_;  // see Executor::SetStopCheck
+  // Whether the dispatch waited for is a fuzzing round that the stop check
+  // may end (never calibration or compare logging: their inputs are finds).
+  bool stoppable_ = false;
+};
+
+}  // namespace ringfuzz
+
+#endif  // RINGFUZZ_FUZZ_GPU_GPU_EXECUTOR_H_

@@ -1,0 +1,399 @@
+// Overlapped rounds of the GPU executor (SubmitBatch / CollectBatch).
+//
+// Two rounds may be in the air: one running, one queued behind it on the
+// same queue. Each has its own ring and find queue (parity 0 and 1). The
+// control words a round reads and leaves are shared, so its submission
+// sets them on the device (vkCmdUpdateBuffer before the dispatch: claim
+// cursor, counters, epoch, priority partitions) and saves them there
+// (vkCmdCopyBuffer after it, into the parity's snapshot): the host never
+// writes a word a queued or running round uses, and reads a round's
+// results from its snapshot after its fence, whatever the next round has
+// done to the live words since. The coverage maps stay shared: a round
+// sees every bit the rounds before it set.
+//
+// A round is published and queued while the one before it runs, so the
+// device goes from one round to the next without waiting for the host;
+// the host reads a round's finds while the next one runs, and the round
+// it plans then holds their mutants.
+
+#include <algorithm>
+#include <iterator>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "fuzz/gpu/gpu_executor.h"
+#include "fuzz/gpu/ring_slots.h"
+#include "fuzz/steer/steering_wire.h"
+#include "shaders/ringfuzz_wire.h"
+
+namespace ringfuzz {
+
+absl::Status GpuExecutor::SubmitBatch(absl::Span<const WorkItem> work,
+                                      uint64_t seed) {
+  if (absl::Status s = CheckUsable(); !s.ok()) return s;
+  if (!overlap_ || work.empty() || work.size() > ring_slots_) {
+    // RunBatch waits for the flights first: results stay in order.
+    finished_.push_back(RunBatch(work, seed));
+    return absl::OkStatus();
+  }
+  for (const WorkItem& item : work) {
+    if (item.parent >= inputs_.size() ||
+        (item.opcode == RF_OP_SPLICE && item.partner >= inputs_.size())) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "work item names corpus entry ", std::max(item.parent, item.partner),
+          " but the executor holds ", inputs_.size()));
+    }
+  }
+  if (flights_.size() >= 2) FinishOldest();
+  // Inputs added since the last flight get their compare logs (and later
+  // their length trials) in this flight's first slots, unless a flight
+  // with such runs is still in the air. Until an input's log has come
+  // back, its CMP items run as HAVOC: it has no patches yet.
+  // A full ring gives up its last work items for them (a batch may run
+  // less than asked, and says so in its executions).
+  absl::StatusOr<std::vector<WorkItem>> service = PlanServiceRuns(
+      std::max<uint32_t>(ring_slots_ - static_cast<uint32_t>(work.size()),
+                         std::min<uint32_t>(ring_slots_ - 1, kServiceSlots)));
+  if (!service.ok()) return service.status();
+  std::vector<WorkItem> items = *std::move(service);
+  const uint32_t service_slots = static_cast<uint32_t>(items.size());
+  items.insert(items.end(), work.begin(),
+               work.begin() +
+                   std::min<size_t>(work.size(), ring_slots_ - service_slots));
+  for (size_t i = service_slots; i < items.size(); ++i) {
+    if (items[i].opcode == RF_OP_CMP && items[i].parent >= logged_inputs_) {
+      items[i].opcode = RF_OP_HAVOC;
+    }
+  }
+  const uint32_t parity = next_parity_;
+  const uint32_t count = static_cast<uint32_t>(items.size());
+  if (absl::Status s = PrepareToPublish(RingOf(parity).words(), count);
+      !s.ok()) {
+    return s;
+  }
+  for (uint32_t s = 0; s < count; ++s) {
+    // The work's slots keep the seeds they have without service slots.
+    PublishSlot(s, items[s],
+                Mix(seed + (s < service_slots ? s : s - service_slots)),
+                parity);
+  }
+  MarkPublished(count, parity);
+
+  const uint32_t* ctrl = control_.words();
+  control_epoch_ =
+      (flights_.empty() ? ctrl[RF_CTRL_EPOCH] : control_epoch_) + 1;
+  vk::DispatchCommands commands;
+  std::vector<uint32_t> head = {control_epoch_};
+  const auto partitions = PriorityPartitions(items);
+  head.insert(head.end(), partitions.begin(), partitions.end());
+  commands.before.push_back({&control_, RF_CTRL_EPOCH, std::move(head)});
+  // EXECS, CLAIM_CURSOR, FIND_COUNT, FIND_DROPPED, FAULTS, STOP.
+  commands.before.push_back(
+      {&control_, RF_RES_EXECS,
+       std::vector<uint32_t>(RF_RES_STOP - RF_RES_EXECS + 1, 0u)});
+  commands.before.push_back(
+      {&control_, RF_RES_MUTATOR_USES,
+       std::vector<uint32_t>(RF_RES_MUTATOR_USE_WORDS, 0u)});
+  const uint64_t snapshot = uint64_t{parity} * kSnapshotWords;
+  commands.after.push_back(
+      {&control_, 0, snapshots_.get(), snapshot, RF_RES_EDGE_MAP});
+  commands.after.push_back({&control_, RF_RES_MUTATOR_USES, snapshots_.get(),
+                            snapshot + RF_RES_EDGE_MAP,
+                            RF_RES_MUTATOR_USE_WORDS});
+  static_assert(RF_RES_SITE_MAP == RF_RES_EDGE_MAP + RF_EDGE_MAP_WORDS,
+                "the snapshot copies both maps in one piece");
+  commands.after.push_back({&control_, RF_RES_EDGE_MAP, snapshots_.get(),
+                            snapshot + kSnapshotMaps,
+                            RF_EDGE_MAP_WORDS + RF_SITE_MAP_WORDS});
+
+  const MegakernelPush push = MakePush(
+      count, Mix(seed * 0x9E3779B97F4A7C15ull + (uint64_t{++epoch_} << 32)));
+  absl::Status submitted =
+      DispatcherOf(*precise_, parity)
+          .Submit(absl::MakeConstSpan(reinterpret_cast<const uint8_t*>(&push),
+                                      sizeof(push)),
+                  std::min(count, groups_), commands);
+  if (!submitted.ok()) return submitted;
+  flights_.push_back(
+      {parity, count, push.seed, false, partitions, service_slots != 0});
+  service_in_flight_ = service_in_flight_ || service_slots != 0;
+  next_parity_ ^= 1;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<BatchResult> GpuExecutor::CollectBatch() {
+  if (finished_.empty()) {
+    if (flights_.empty()) {
+      return absl::FailedPreconditionError(
+          "CollectBatch without a batch in flight; SubmitBatch first");
+    }
+    FinishOldest();
+  }
+  absl::StatusOr<BatchResult> result = std::move(finished_.front());
+  finished_.pop_front();
+  if (result.ok()) {
+    result->quiesces = std::exchange(quiesces_, 0);
+    result->quiesce_time = std::exchange(quiesce_time_, absl::ZeroDuration());
+  }
+  return result;
+}
+
+absl::Status GpuExecutor::Quiesce() {
+  if (flights_.empty()) return CheckUsable();
+  const absl::Time start = absl::Now();
+  ++quiesces_;
+  while (!flights_.empty()) {
+    if (absl::Status s = CheckUsable(); !s.ok()) return s;
+    FinishOldest();
+  }
+  quiesce_time_ += absl::Now() - start;
+  return CheckUsable();
+}
+
+void GpuExecutor::FinishOldest() {
+  const Flight flight = flights_.front();
+  flights_.pop_front();
+  bool unfinished = false;
+  absl::StatusOr<BatchResult> result = FlightResult(flight, unfinished);
+  if (!result.ok() || !unfinished) {
+    finished_.push_back(std::move(result));
+    return;
+  }
+  // Slots left published (lanes out of loop budget) run to the end on
+  // their own, once the flights queued behind have ended; their results
+  // keep their place behind this one.
+  std::deque<absl::StatusOr<BatchResult>> later;
+  while (!flights_.empty()) {
+    const Flight next = flights_.front();
+    flights_.pop_front();
+    bool ignored = false;
+    later.push_back(FlightResult(next, ignored));
+  }
+  BatchResult rest;
+  std::vector<Find> unused;
+  // The drain reads the live control words: this flight's partitions, not
+  // the last flight's.
+  std::copy(flight.partitions.begin(), flight.partitions.end(),
+            control_.words() + RF_CTRL_PRIORITY_PARTITIONS);
+  steered_ = observer_;
+  stoppable_ = true;
+  absl::Status drained = Drain(*precise_, flight.slot_count, flight.push_seed,
+                               rest, unused, flight.parity);
+  stoppable_ = false;
+  steered_ = nullptr;
+  if (drained.ok()) {
+    result->executions += rest.executions;
+    for (Find& find : rest.finds) {
+      // Service runs that had not ended were put back for a later flight.
+      if (flight.service && IsServiceFind(find)) continue;
+      result->finds.push_back(std::move(find));
+    }
+    result->dropped_finds += rest.dropped_finds;
+    for (size_t id = 0; id < rest.mutator_executions.size(); ++id) {
+      result->mutator_executions[id] += rest.mutator_executions[id];
+    }
+    result->costs.clear();
+    CollectCosts(flight.slot_count, *result, flight.parity);
+    if (rest.device_end) result->device_end = rest.device_end;
+    result->device_time += rest.device_time;
+    finished_.push_back(std::move(result));
+  } else {
+    finished_.push_back(drained);
+  }
+  for (auto& r : later) finished_.push_back(std::move(r));
+}
+
+absl::StatusOr<BatchResult> GpuExecutor::FlightResult(const Flight& flight,
+                                                      bool& unfinished) {
+  vk::Dispatcher& dispatcher = DispatcherOf(*precise_, flight.parity);
+  BatchResult result;
+  host_stopped_ = flight.stopped;
+  steered_ = flight.stopped ? nullptr : observer_;
+  if (steered_ != nullptr) {
+    // The rounds before this one have ended: the live control words are
+    // this round's, or still the last one's if it has not begun.
+    steered_->OnDispatchStart(
+        Wire(flight.slot_count, flight.push_seed, flight.parity));
+  }
+  const absl::Time waited = absl::Now();
+  stoppable_ = !flight.stopped;
+  absl::StatusOr<bool> finished = WaitForDispatch(
+      dispatcher, flight.slot_count, flight.push_seed, flight.parity);
+  stoppable_ = false;
+  if (!finished.ok() || !*finished) {
+    steered_ = nullptr;
+    if (!finished.ok()) {
+      lost_ |= finished.status().code() == absl::StatusCode::kUnavailable;
+      return finished.status();
+    }
+    return Hung();
+  }
+  const absl::Time readout_start = absl::Now();
+  AddInterval(dispatcher, result);
+  result.device_time = result.device_end && result.device_start
+                           ? *result.device_end - *result.device_start
+                           : absl::Now() - waited;
+  device_time_ += result.device_time;
+  const uint32_t* snapshot =
+      snapshots_->words() + uint64_t{flight.parity} * kSnapshotWords;
+  result.executions = snapshot[RF_RES_EXECS];
+  CollectMutatorUses(snapshot + RF_RES_EDGE_MAP, result);
+  std::vector<Find> candidates;  // none: the precise build reports coverage
+  if (absl::Status s =
+          CollectFinds(snapshot, flight.parity, result, candidates);
+      !s.ok()) {
+    steered_ = nullptr;
+    return s;
+  }
+  // The maps as this round left them: every round before it had ended,
+  // and coverage only grows, so they are the coverage so far (the round
+  // queued behind may have added bits: they are counted after it).
+  coverage_ = CountCoverage(snapshot + kSnapshotMaps,
+                            snapshot + kSnapshotMaps + RF_EDGE_MAP_WORDS);
+  coverage_stale_ = false;
+  NotifyEpochEnd(flight.slot_count, flight.push_seed, flight.parity, snapshot);
+  steered_ = nullptr;
+  if (flight.service) {
+    if (absl::Status s = FinishServiceRuns(flight.parity, result); !s.ok()) {
+      return s;
+    }
+  }
+  CollectCosts(flight.slot_count, result, flight.parity);
+  unfinished = !host_stopped_ && snapshot[RF_RES_STOP] == 0 &&
+               PendingSlots(flight.slot_count, flight.parity) != 0;
+  result.readout_time = absl::Now() - readout_start;
+  return result;
+}
+
+absl::StatusOr<std::vector<WorkItem>> GpuExecutor::PlanServiceRuns(
+    uint32_t room) {
+  std::vector<WorkItem> items;
+  if (service_in_flight_ || room == 0) return items;
+  const uint32_t per_slot = precise_->kernel.local_size;
+  service_ = ServiceRuns();
+  auto add_runs = [&](uint32_t opcode, InputRange range) {
+    for (const WorkItem& item : InputRuns(opcode, range, per_slot)) {
+      items.push_back(item);
+    }
+  };
+  if (logged_inputs_ < inputs_.size()) {
+    // The inputs and their colored copies in at most `room` slots (two
+    // ranges: one slot more than their entries fill, at most).
+    const bool copies = colorize_ && room >= 2;
+    const uint32_t n = PlanColorCopies(
+        logged_inputs_,
+        static_cast<uint32_t>(std::min<uint64_t>(
+            inputs_.size() - logged_inputs_, uint64_t{room} * per_slot)),
+        static_cast<uint32_t>(std::min<uint64_t>(
+            log_capacity_, uint64_t{copies ? room - 1 : room} * per_slot)),
+        copies ? scratch_entries_ : 0, service_.copies);
+    // Room for their patches now: replacing the buffer later would need
+    // the flights to end.
+    const auto reserve = [&] {
+      return ReservePatches(
+          static_cast<uint32_t>(inputs_.size()),
+          patch_data_.size() +
+              (patches_capped_
+                   ? 0
+                   : uint64_t{n} * kMaxPatchesPerInput * RF_PATCH_WORDS));
+    };
+    absl::Status reserved = reserve();
+    if (reserved.code() == absl::StatusCode::kResourceExhausted) {
+      // No room for their patches: from now on inputs go without.
+      CapPatches(static_cast<uint32_t>(patch_index_.size() / 2), reserved);
+      reserved = reserve();
+    }
+    if (!reserved.ok()) return reserved;
+    service_.log_first = logged_inputs_;
+    service_.log_count = n;
+    add_runs(RF_OP_CMPLOG, {logged_inputs_, n, 0});
+    add_runs(RF_OP_CMPLOG, {corpus_capacity_, service_.copies.size(), n});
+  }
+  const uint32_t left = room - static_cast<uint32_t>(items.size());
+  // Trials take the scratch entries after the colored copies.
+  const uint32_t base = service_.copies.size();
+  if (!pending_trials_.empty() && left > 0 && base < scratch_entries_) {
+    const uint32_t n = static_cast<uint32_t>(
+        std::min<uint64_t>({scratch_entries_ - base, pending_trials_.size(),
+                            uint64_t{left} * per_slot}));
+    for (uint32_t i = 0; i < n; ++i) {
+      WriteCorpusEntry(corpus_capacity_ + base + i, ScratchOffset(base + i),
+                       pending_trials_[i].data);
+    }
+    service_.trials.assign(
+        std::make_move_iterator(pending_trials_.begin()),
+        std::make_move_iterator(pending_trials_.begin() + n));
+    pending_trials_.erase(pending_trials_.begin(), pending_trials_.begin() + n);
+    add_runs(RF_OP_CALIBRATE, {corpus_capacity_ + base, n, 0});
+  }
+  service_.slots = static_cast<uint32_t>(items.size());
+  return items;
+}
+
+absl::Status GpuExecutor::FinishServiceRuns(uint32_t parity,
+                                            BatchResult& result) {
+  service_in_flight_ = false;
+  ServiceRuns service = std::move(service_);
+  service_ = ServiceRuns();
+  const uint32_t* ring = RingOf(parity).words();
+  uint64_t executions = 0;
+  bool logged = true, tried = true;
+  for (uint32_t s = 0; s < service.slots; ++s) {
+    const uint32_t* slot = ring + uint64_t{s} * RF_SLOT_WORDS;
+    const uint32_t* args = slot + RF_SLOT_ARG0;
+    executions += args[RF_ARG_EXECS];
+    // A run that faulted (a length trial that crashed) has run.
+    const bool done = (slot[RF_SLOT_STATUS] == RF_STATUS_DONE ||
+                       slot[RF_SLOT_STATUS] == RF_STATUS_FAULT) &&
+                      args[RF_ARG_EXECS] == args[RF_ARG_COUNT];
+    if (!done && slot[RF_SLOT_OPCODE] == RF_OP_CMPLOG) logged = false;
+    if (!done && slot[RF_SLOT_OPCODE] == RF_OP_CALIBRATE) tried = false;
+  }
+  // Service runs are not the batch's executions (as LogNewInputs' and
+  // Calibrate's are not).
+  result.executions -= std::min<uint64_t>(executions, result.executions);
+  std::vector<Find> finds, log_finds;
+  for (Find& find : result.finds) {
+    if (!IsServiceFind(find)) {
+      finds.push_back(std::move(find));
+      continue;
+    }
+    if (find.opcode == RF_OP_CMPLOG) {
+      log_finds.push_back(std::move(find));
+      continue;
+    }
+    // A length trial's find is the trial's input, made from its parent.
+    const uint32_t i = find.parent - corpus_capacity_ - service.copies.size();
+    if (i >= service.trials.size()) continue;
+    find.parent = service.trials[i].parent;
+    find.opcode = service.trials[i].opcode;
+    find.mutations = service.trials[i].mutations;
+    finds.push_back(std::move(find));
+  }
+  KeepCopyFinds(log_finds, service.log_first, service.copies, finds);
+  result.finds = std::move(finds);
+  candidates_evaluated_ += service.trials.size();
+  // A flight stopped early leaves runs undone: they go into a later one.
+  if (!tried) {
+    pending_trials_.insert(pending_trials_.begin(),
+                           std::make_move_iterator(service.trials.begin()),
+                           std::make_move_iterator(service.trials.end()));
+  }
+  if (service.log_count == 0 || !logged ||
+      service.log_first != logged_inputs_) {
+    return absl::OkStatus();
+  }
+  DeriveFromLogs(service.log_first, service.log_count, service.copies,
+                 pending_trials_);
+  if (absl::Status s = UploadPatches(service.log_first); !s.ok()) return s;
+  logged_inputs_ = service.log_first + service.log_count;
+  return absl::OkStatus();
+}
+
+bool GpuExecutor::IsServiceFind(const Find& find) const {
+  return find.opcode == RF_OP_CMPLOG ||
+         (find.opcode == RF_OP_CALIBRATE && find.parent >= corpus_capacity_);
+}
+
+}  // namespace ringfuzz

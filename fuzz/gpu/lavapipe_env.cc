@@ -1,0 +1,35 @@
+#include "fuzz/gpu/lavapipe_env.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <system_error>
+
+#include "absl/strings/str_cat.h"
+
+namespace ringfuzz {
+
+std::string ConfigureLavapipeEnvironment(uint32_t simd_bits) {
+  if (simd_bits != 0) {
+    setenv("LP_NATIVE_VECTOR_WIDTH", absl::StrCat(simd_bits).c_str(),
+           /*overwrite=*/0);
+  }
+  if (const char* dir = std::getenv("MESA_SHADER_CACHE_DIR")) return dir;
+  std::string home;
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) {
+    home = xdg;
+  } else if (const char* user = std::getenv("HOME"); user && *user) {
+    home = absl::StrCat(user, "/.cache");
+  } else {
+    return "";
+  }
+  const char* width = std::getenv("LP_NATIVE_VECTOR_WIDTH");
+  const std::string dir =
+      absl::StrCat(home, "/ringfuzz/lavapipe-simd-",
+                   width != nullptr && *width ? width : "default");
+  std::error_code error;  // no directory: Mesa runs without its cache
+  std::filesystem::create_directories(dir, error);
+  setenv("MESA_SHADER_CACHE_DIR", dir.c_str(), /*overwrite=*/0);
+  return dir;
+}
+
+}  // namespace ringfuzz
