@@ -10,6 +10,7 @@
 #include "runtime/memory_type.h"
 #include "runtime/status_macros.h"
 #include "runtime/vk_check.h"
+#include "runtime/vk_functions.h"
 
 namespace ringfuzz::vk {
 namespace {
@@ -53,10 +54,11 @@ absl::StatusOr<Buffer> Buffer::Create(const Device& device, VkDeviceSize bytes,
                VK_BUFFER_USAGE_TRANSFER_DST_BIT;
   info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
   RINGFUZZ_VK_RETURN_IF_ERROR(
-      vkCreateBuffer(buffer.device_, &info, nullptr, &buffer.buffer_));
+      Vk().vkCreateBuffer(buffer.device_, &info, nullptr, &buffer.buffer_));
 
   VkMemoryRequirements requirements{};
-  vkGetBufferMemoryRequirements(buffer.device_, buffer.buffer_, &requirements);
+  Vk().vkGetBufferMemoryRequirements(buffer.device_, buffer.buffer_,
+                                     &requirements);
   const std::vector<uint32_t> types = HostVisibleMemoryTypes(
       device.memory_properties(), requirements.memoryTypeBits, placement);
   if (types.empty()) {
@@ -74,8 +76,8 @@ absl::StatusOr<Buffer> Buffer::Create(const Device& device, VkDeviceSize bytes,
     allocate.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
     allocate.allocationSize = requirements.size;
     allocate.memoryTypeIndex = types[i];
-    const VkResult result =
-        vkAllocateMemory(buffer.device_, &allocate, nullptr, &buffer.memory_);
+    const VkResult result = Vk().vkAllocateMemory(buffer.device_, &allocate,
+                                                  nullptr, &buffer.memory_);
     const bool out_of_memory = result == VK_ERROR_OUT_OF_DEVICE_MEMORY ||
                                result == VK_ERROR_OUT_OF_HOST_MEMORY;
     if (out_of_memory && i + 1 < types.size()) continue;
@@ -84,11 +86,11 @@ absl::StatusOr<Buffer> Buffer::Create(const Device& device, VkDeviceSize bytes,
     buffer.device_local_ = IsDeviceLocal(device.memory_properties(), types[i]);
     break;
   }
-  RINGFUZZ_VK_RETURN_IF_ERROR(
-      vkBindBufferMemory(buffer.device_, buffer.buffer_, buffer.memory_, 0));
+  RINGFUZZ_VK_RETURN_IF_ERROR(Vk().vkBindBufferMemory(
+      buffer.device_, buffer.buffer_, buffer.memory_, 0));
   void* mapped = nullptr;
-  RINGFUZZ_VK_RETURN_IF_ERROR(vkMapMemory(buffer.device_, buffer.memory_, 0,
-                                          VK_WHOLE_SIZE, 0, &mapped));
+  RINGFUZZ_VK_RETURN_IF_ERROR(Vk().vkMapMemory(buffer.device_, buffer.memory_,
+                                               0, VK_WHOLE_SIZE, 0, &mapped));
   buffer.mapped_ = static_cast<uint8_t*>(mapped);
   std::memset(buffer.mapped_, 0, bytes);
   return buffer;
@@ -120,9 +122,10 @@ Buffer& Buffer::operator=(Buffer&& other) noexcept {
 Buffer::~Buffer() { Destroy(); }
 
 void Buffer::Destroy() {
-  if (mapped_ != nullptr) vkUnmapMemory(device_, memory_);
-  if (buffer_ != VK_NULL_HANDLE) vkDestroyBuffer(device_, buffer_, nullptr);
-  if (memory_ != VK_NULL_HANDLE) vkFreeMemory(device_, memory_, nullptr);
+  if (mapped_ != nullptr) Vk().vkUnmapMemory(device_, memory_);
+  if (buffer_ != VK_NULL_HANDLE)
+    Vk().vkDestroyBuffer(device_, buffer_, nullptr);
+  if (memory_ != VK_NULL_HANDLE) Vk().vkFreeMemory(device_, memory_, nullptr);
   mapped_ = nullptr;
   buffer_ = VK_NULL_HANDLE;
   memory_ = VK_NULL_HANDLE;

@@ -10,6 +10,7 @@
 #include "runtime/progress_notice.h"
 #include "runtime/status_macros.h"
 #include "runtime/vk_check.h"
+#include "runtime/vk_functions.h"
 
 namespace ringfuzz::vk {
 namespace {
@@ -105,7 +106,7 @@ absl::StatusOr<ComputePipeline> ComputePipeline::Create(
   set_info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO;
   set_info.bindingCount = storage_buffer_count;
   set_info.pBindings = bindings.data();
-  RINGFUZZ_VK_RETURN_IF_ERROR(vkCreateDescriptorSetLayout(
+  RINGFUZZ_VK_RETURN_IF_ERROR(Vk().vkCreateDescriptorSetLayout(
       pipeline.device_, &set_info, nullptr, &pipeline.set_layout_));
 
   VkPushConstantRange range{};
@@ -118,7 +119,7 @@ absl::StatusOr<ComputePipeline> ComputePipeline::Create(
   layout_info.pSetLayouts = &pipeline.set_layout_;
   layout_info.pushConstantRangeCount = push_constant_bytes > 0 ? 1 : 0;
   layout_info.pPushConstantRanges = &range;
-  RINGFUZZ_VK_RETURN_IF_ERROR(vkCreatePipelineLayout(
+  RINGFUZZ_VK_RETURN_IF_ERROR(Vk().vkCreatePipelineLayout(
       pipeline.device_, &layout_info, nullptr, &pipeline.layout_));
 
   VkShaderModuleCreateInfo module_info{};
@@ -126,8 +127,8 @@ absl::StatusOr<ComputePipeline> ComputePipeline::Create(
   module_info.codeSize = spirv.size() * sizeof(uint32_t);
   module_info.pCode = spirv.data();
   VkShaderModule module = VK_NULL_HANDLE;
-  RINGFUZZ_VK_RETURN_IF_ERROR(
-      vkCreateShaderModule(pipeline.device_, &module_info, nullptr, &module));
+  RINGFUZZ_VK_RETURN_IF_ERROR(Vk().vkCreateShaderModule(
+      pipeline.device_, &module_info, nullptr, &module));
 
   VkComputePipelineCreateInfo info{};
   info.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
@@ -153,11 +154,11 @@ absl::StatusOr<ComputePipeline> ComputePipeline::Create(
                         : absl::StrCat("building the pipeline for ", name),
                     std::move(options));
     }
-    result = vkCreateComputePipelines(pipeline.device_, VK_NULL_HANDLE, 1,
-                                      &info, nullptr, &pipeline.pipeline_);
+    result = Vk().vkCreateComputePipelines(pipeline.device_, VK_NULL_HANDLE, 1,
+                                           &info, nullptr, &pipeline.pipeline_);
   }
   // The pipeline keeps what it needs; the module is no longer used.
-  vkDestroyShaderModule(pipeline.device_, module, nullptr);
+  Vk().vkDestroyShaderModule(pipeline.device_, module, nullptr);
   RINGFUZZ_RETURN_IF_ERROR(
       VkResultToStatus(result, "vkCreateComputePipelines"));
   return pipeline;
@@ -188,13 +189,13 @@ ComputePipeline::~ComputePipeline() { Destroy(); }
 
 void ComputePipeline::Destroy() {
   if (pipeline_ != VK_NULL_HANDLE) {
-    vkDestroyPipeline(device_, pipeline_, nullptr);
+    Vk().vkDestroyPipeline(device_, pipeline_, nullptr);
   }
   if (layout_ != VK_NULL_HANDLE) {
-    vkDestroyPipelineLayout(device_, layout_, nullptr);
+    Vk().vkDestroyPipelineLayout(device_, layout_, nullptr);
   }
   if (set_layout_ != VK_NULL_HANDLE) {
-    vkDestroyDescriptorSetLayout(device_, set_layout_, nullptr);
+    Vk().vkDestroyDescriptorSetLayout(device_, set_layout_, nullptr);
   }
   pipeline_ = VK_NULL_HANDLE;
   layout_ = VK_NULL_HANDLE;

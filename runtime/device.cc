@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "runtime/status_macros.h"
 #include "runtime/vk_check.h"
+#include "runtime/vk_functions.h"
 
 namespace ringfuzz::vk {
 namespace {
@@ -15,9 +16,10 @@ namespace {
 absl::StatusOr<uint32_t> ComputeQueueFamily(VkPhysicalDevice physical,
                                             const PhysicalDeviceInfo& info) {
   uint32_t count = 0;
-  vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, nullptr);
+  Vk().vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, nullptr);
   std::vector<VkQueueFamilyProperties> families(count);
-  vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, families.data());
+  Vk().vkGetPhysicalDeviceQueueFamilyProperties(physical, &count,
+                                                families.data());
   for (uint32_t i = 0; i < count; ++i) {
     if ((families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) &&
         families[i].queueCount > 0) {
@@ -81,10 +83,10 @@ DeviceFeatures EnableSupported(const FeatureChain& supported,
 // True iff `physical` offers device extension `name`.
 absl::StatusOr<bool> HasExtension(VkPhysicalDevice physical, const char* name) {
   uint32_t count = 0;
-  RINGFUZZ_VK_RETURN_IF_ERROR(
-      vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, nullptr));
+  RINGFUZZ_VK_RETURN_IF_ERROR(Vk().vkEnumerateDeviceExtensionProperties(
+      physical, nullptr, &count, nullptr));
   std::vector<VkExtensionProperties> extensions(count);
-  RINGFUZZ_VK_RETURN_IF_ERROR(vkEnumerateDeviceExtensionProperties(
+  RINGFUZZ_VK_RETURN_IF_ERROR(Vk().vkEnumerateDeviceExtensionProperties(
       physical, nullptr, &count, extensions.data()));
   extensions.resize(count);
   for (const VkExtensionProperties& e : extensions) {
@@ -108,7 +110,7 @@ absl::StatusOr<Device> Device::Create(const Instance& instance,
   RINGFUZZ_ASSIGN_OR_RETURN(VkPhysicalDevice physical,
                             instance.PhysicalDevice(info.index));
   VkPhysicalDeviceProperties properties{};
-  vkGetPhysicalDeviceProperties(physical, &properties);
+  Vk().vkGetPhysicalDeviceProperties(physical, &properties);
   if (info.name != properties.deviceName) {
     return absl::FailedPreconditionError(absl::StrCat(
         "Vulkan device ", info.index, " is now \"", properties.deviceName,
@@ -120,7 +122,8 @@ absl::StatusOr<Device> Device::Create(const Instance& instance,
   device.physical_ = physical;
   device.info_ = info;
   device.limits_ = properties.limits;
-  vkGetPhysicalDeviceMemoryProperties(physical, &device.memory_properties_);
+  Vk().vkGetPhysicalDeviceMemoryProperties(physical,
+                                           &device.memory_properties_);
   device.queue_mutex_ = std::make_unique<std::mutex>();
   RINGFUZZ_ASSIGN_OR_RETURN(device.queue_family_,
                             ComputeQueueFamily(physical, info));
@@ -129,7 +132,7 @@ absl::StatusOr<Device> Device::Create(const Instance& instance,
       const bool has_clock,
       HasExtension(physical, VK_KHR_SHADER_CLOCK_EXTENSION_NAME));
   FeatureChain supported(has_clock);
-  vkGetPhysicalDeviceFeatures2(physical, &supported.core);
+  Vk().vkGetPhysicalDeviceFeatures2(physical, &supported.core);
   FeatureChain enabled(has_clock);
   device.features_ = EnableSupported(supported, enabled);
   std::vector<const char*> extensions;
@@ -152,8 +155,9 @@ absl::StatusOr<Device> Device::Create(const Instance& instance,
   create_info.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
   create_info.ppEnabledExtensionNames = extensions.data();
   RINGFUZZ_VK_RETURN_IF_ERROR(
-      vkCreateDevice(physical, &create_info, nullptr, &device.device_));
-  vkGetDeviceQueue(device.device_, device.queue_family_, 0, &device.queue_);
+      Vk().vkCreateDevice(physical, &create_info, nullptr, &device.device_));
+  Vk().vkGetDeviceQueue(device.device_, device.queue_family_, 0,
+                        &device.queue_);
   return device;
 }
 
@@ -191,9 +195,9 @@ void Device::Destroy() {
   {
     std::lock_guard<std::mutex> lock(*queue_mutex_);
     // A lost device reports an error here; destruction proceeds regardless.
-    (void)vkDeviceWaitIdle(device_);
+    (void)Vk().vkDeviceWaitIdle(device_);
   }
-  vkDestroyDevice(device_, nullptr);
+  Vk().vkDestroyDevice(device_, nullptr);
   device_ = VK_NULL_HANDLE;
 }
 

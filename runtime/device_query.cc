@@ -2,6 +2,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "runtime/vk_functions.h"
 
 namespace ringfuzz::vk {
 namespace {
@@ -15,7 +16,7 @@ constexpr VkMemoryPropertyFlags kDeviceLocalHostVisible =
 PhysicalDeviceInfo QueryPhysicalDevice(VkPhysicalDevice physical,
                                        uint32_t index) {
   VkPhysicalDeviceProperties base{};
-  vkGetPhysicalDeviceProperties(physical, &base);
+  Vk().vkGetPhysicalDeviceProperties(physical, &base);
 
   // Chained structs must exist in the device's core version, or the
   // validation layer objects: subgroup properties are 1.1, driver 1.2.
@@ -28,7 +29,7 @@ PhysicalDeviceInfo QueryPhysicalDevice(VkPhysicalDevice physical,
   if (base.apiVersion >= VK_API_VERSION_1_1) {
     properties.pNext = &subgroup;
     if (base.apiVersion >= VK_API_VERSION_1_2) subgroup.pNext = &driver;
-    vkGetPhysicalDeviceProperties2(physical, &properties);
+    Vk().vkGetPhysicalDeviceProperties2(physical, &properties);
   } else {
     properties.properties = base;
   }
@@ -52,7 +53,7 @@ PhysicalDeviceInfo QueryPhysicalDevice(VkPhysicalDevice physical,
       absl::StrContains(absl::AsciiStrToLower(info.name), "llvmpipe");
 
   VkPhysicalDeviceMemoryProperties memory{};
-  vkGetPhysicalDeviceMemoryProperties(physical, &memory);
+  Vk().vkGetPhysicalDeviceMemoryProperties(physical, &memory);
   for (uint32_t i = 0; i < memory.memoryTypeCount; ++i) {
     if ((memory.memoryTypes[i].propertyFlags & kDeviceLocalHostVisible) ==
         kDeviceLocalHostVisible) {

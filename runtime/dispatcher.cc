@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "runtime/status_macros.h"
 #include "runtime/vk_check.h"
+#include "runtime/vk_functions.h"
 
 namespace ringfuzz::vk {
 namespace {
@@ -27,8 +28,8 @@ void MemoryBarrier(VkCommandBuffer command_buffer, VkPipelineStageFlags src,
   barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
   barrier.srcAccessMask = src_access;
   barrier.dstAccessMask = dst_access;
-  vkCmdPipelineBarrier(command_buffer, src, dst, 0, 1, &barrier, 0, nullptr, 0,
-                       nullptr);
+  Vk().vkCmdPipelineBarrier(command_buffer, src, dst, 0, 1, &barrier, 0,
+                            nullptr, 0, nullptr);
 }
 
 }  // namespace
@@ -49,31 +50,31 @@ absl::StatusOr<Dispatcher> Dispatcher::Create(const Device& device,
   pool_info.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO;
   pool_info.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
   pool_info.queueFamilyIndex = device.queue_family();
-  RINGFUZZ_VK_RETURN_IF_ERROR(
-      vkCreateCommandPool(d.device_, &pool_info, nullptr, &d.command_pool_));
+  RINGFUZZ_VK_RETURN_IF_ERROR(Vk().vkCreateCommandPool(
+      d.device_, &pool_info, nullptr, &d.command_pool_));
 
   VkCommandBufferAllocateInfo buffer_info{};
   buffer_info.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
   buffer_info.commandPool = d.command_pool_;
   buffer_info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
   buffer_info.commandBufferCount = 1;
-  RINGFUZZ_VK_RETURN_IF_ERROR(
-      vkAllocateCommandBuffers(d.device_, &buffer_info, &d.command_buffer_));
+  RINGFUZZ_VK_RETURN_IF_ERROR(Vk().vkAllocateCommandBuffers(
+      d.device_, &buffer_info, &d.command_buffer_));
 
   // Timestamps, where the queue family writes them.
   uint32_t families = 0;
-  vkGetPhysicalDeviceQueueFamilyProperties(device.physical(), &families,
-                                           nullptr);
+  Vk().vkGetPhysicalDeviceQueueFamilyProperties(device.physical(), &families,
+                                                nullptr);
   std::vector<VkQueueFamilyProperties> family_props(families);
-  vkGetPhysicalDeviceQueueFamilyProperties(device.physical(), &families,
-                                           family_props.data());
+  Vk().vkGetPhysicalDeviceQueueFamilyProperties(device.physical(), &families,
+                                                family_props.data());
   const uint32_t valid_bits =
       device.queue_family() < families
           ? family_props[device.queue_family()].timestampValidBits
           : 0;
   if (valid_bits != 0) {
     VkPhysicalDeviceProperties props;
-    vkGetPhysicalDeviceProperties(device.physical(), &props);
+    Vk().vkGetPhysicalDeviceProperties(device.physical(), &props);
     d.timestamp_period_ns_ = props.limits.timestampPeriod;
     d.timestamp_mask_ =
         valid_bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << valid_bits) - 1;
@@ -81,14 +82,14 @@ absl::StatusOr<Dispatcher> Dispatcher::Create(const Device& device,
     query_info.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
     query_info.queryType = VK_QUERY_TYPE_TIMESTAMP;
     query_info.queryCount = 2;
-    RINGFUZZ_VK_RETURN_IF_ERROR(
-        vkCreateQueryPool(d.device_, &query_info, nullptr, &d.timestamps_));
+    RINGFUZZ_VK_RETURN_IF_ERROR(Vk().vkCreateQueryPool(
+        d.device_, &query_info, nullptr, &d.timestamps_));
   }
 
   VkFenceCreateInfo fence_info{};
   fence_info.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
   RINGFUZZ_VK_RETURN_IF_ERROR(
-      vkCreateFence(d.device_, &fence_info, nullptr, &d.fence_));
+      Vk().vkCreateFence(d.device_, &fence_info, nullptr, &d.fence_));
 
   // A pool may not be empty, so a pipeline without buffers still gets one
   // (unused) descriptor of room.
@@ -100,7 +101,7 @@ absl::StatusOr<Dispatcher> Dispatcher::Create(const Device& device,
   descriptor_pool_info.maxSets = 1;
   descriptor_pool_info.poolSizeCount = 1;
   descriptor_pool_info.pPoolSizes = &size;
-  RINGFUZZ_VK_RETURN_IF_ERROR(vkCreateDescriptorPool(
+  RINGFUZZ_VK_RETURN_IF_ERROR(Vk().vkCreateDescriptorPool(
       d.device_, &descriptor_pool_info, nullptr, &d.descriptor_pool_));
 
   const VkDescriptorSetLayout set_layout = pipeline.set_layout();
@@ -110,7 +111,7 @@ absl::StatusOr<Dispatcher> Dispatcher::Create(const Device& device,
   set_info.descriptorSetCount = 1;
   set_info.pSetLayouts = &set_layout;
   RINGFUZZ_VK_RETURN_IF_ERROR(
-      vkAllocateDescriptorSets(d.device_, &set_info, &d.descriptor_set_));
+      Vk().vkAllocateDescriptorSets(d.device_, &set_info, &d.descriptor_set_));
   // With no bindings there is nothing to bind; Submit may go ahead.
   d.bound_ = d.storage_buffer_count_ == 0;
   return d;
@@ -147,8 +148,8 @@ absl::Status Dispatcher::BindBuffers(absl::Span<const Buffer* const> buffers) {
     writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     writes[i].pBufferInfo = &infos[i];
   }
-  vkUpdateDescriptorSets(device_, static_cast<uint32_t>(writes.size()),
-                         writes.data(), 0, nullptr);
+  Vk().vkUpdateDescriptorSets(device_, static_cast<uint32_t>(writes.size()),
+                              writes.data(), 0, nullptr);
   bound_ = true;
   return absl::OkStatus();
 }
@@ -204,11 +205,12 @@ absl::Status Dispatcher::Submit(absl::Span<const uint8_t> push_constants,
   }
   in_flight_ = false;  // Any earlier submission has finished (not busy).
 
-  RINGFUZZ_VK_RETURN_IF_ERROR(vkResetCommandBuffer(command_buffer_, 0));
+  RINGFUZZ_VK_RETURN_IF_ERROR(Vk().vkResetCommandBuffer(command_buffer_, 0));
   VkCommandBufferBeginInfo begin{};
   begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
   begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  RINGFUZZ_VK_RETURN_IF_ERROR(vkBeginCommandBuffer(command_buffer_, &begin));
+  RINGFUZZ_VK_RETURN_IF_ERROR(
+      Vk().vkBeginCommandBuffer(command_buffer_, &begin));
   interval_.reset();
   const VkPipelineStageFlags compute_and_transfer =
       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
@@ -219,9 +221,9 @@ absl::Status Dispatcher::Submit(absl::Span<const uint8_t> push_constants,
                     VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
   if (!commands.before.empty()) {
     for (const DispatchCommands::Update& update : commands.before) {
-      vkCmdUpdateBuffer(command_buffer_, update.buffer->handle(),
-                        update.offset_words * 4, update.words.size() * 4,
-                        update.words.data());
+      Vk().vkCmdUpdateBuffer(command_buffer_, update.buffer->handle(),
+                             update.offset_words * 4, update.words.size() * 4,
+                             update.words.data());
     }
     MemoryBarrier(command_buffer_, VK_PIPELINE_STAGE_TRANSFER_BIT,
                   VK_ACCESS_TRANSFER_WRITE_BIT,
@@ -229,25 +231,28 @@ absl::Status Dispatcher::Submit(absl::Span<const uint8_t> push_constants,
                   VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
   }
   if (timestamps_ != VK_NULL_HANDLE) {
-    vkCmdResetQueryPool(command_buffer_, timestamps_, 0, 2);
+    Vk().vkCmdResetQueryPool(command_buffer_, timestamps_, 0, 2);
     // Written once all earlier commands are done with the compute stage:
     // when this dispatch can begin.
-    vkCmdWriteTimestamp(command_buffer_, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                        timestamps_, 0);
+    Vk().vkCmdWriteTimestamp(
+        command_buffer_, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, timestamps_, 0);
   }
-  vkCmdBindPipeline(command_buffer_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_);
+  Vk().vkCmdBindPipeline(command_buffer_, VK_PIPELINE_BIND_POINT_COMPUTE,
+                         pipeline_);
   if (storage_buffer_count_ > 0) {
-    vkCmdBindDescriptorSets(command_buffer_, VK_PIPELINE_BIND_POINT_COMPUTE,
-                            layout_, 0, 1, &descriptor_set_, 0, nullptr);
+    Vk().vkCmdBindDescriptorSets(command_buffer_,
+                                 VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1,
+                                 &descriptor_set_, 0, nullptr);
   }
   if (push_constant_bytes_ > 0) {
-    vkCmdPushConstants(command_buffer_, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0,
-                       push_constant_bytes_, push_constants.data());
+    Vk().vkCmdPushConstants(command_buffer_, layout_,
+                            VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                            push_constant_bytes_, push_constants.data());
   }
-  vkCmdDispatch(command_buffer_, groups_x, 1, 1);
+  Vk().vkCmdDispatch(command_buffer_, groups_x, 1, 1);
   if (timestamps_ != VK_NULL_HANDLE) {
-    vkCmdWriteTimestamp(command_buffer_, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                        timestamps_, 1);
+    Vk().vkCmdWriteTimestamp(
+        command_buffer_, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, timestamps_, 1);
   }
   if (!commands.after.empty()) {
     MemoryBarrier(command_buffer_, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
@@ -258,23 +263,23 @@ absl::Status Dispatcher::Submit(absl::Span<const uint8_t> push_constants,
       region.srcOffset = copy.source_offset_words * 4;
       region.dstOffset = copy.destination_offset_words * 4;
       region.size = copy.words * 4;
-      vkCmdCopyBuffer(command_buffer_, copy.source->handle(),
-                      copy.destination->handle(), 1, &region);
+      Vk().vkCmdCopyBuffer(command_buffer_, copy.source->handle(),
+                           copy.destination->handle(), 1, &region);
     }
   }
   MemoryBarrier(command_buffer_, compute_and_transfer,
                 VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
                 VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
-  RINGFUZZ_VK_RETURN_IF_ERROR(vkEndCommandBuffer(command_buffer_));
+  RINGFUZZ_VK_RETURN_IF_ERROR(Vk().vkEndCommandBuffer(command_buffer_));
 
-  RINGFUZZ_VK_RETURN_IF_ERROR(vkResetFences(device_, 1, &fence_));
+  RINGFUZZ_VK_RETURN_IF_ERROR(Vk().vkResetFences(device_, 1, &fence_));
   VkSubmitInfo submit{};
   submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
   submit.commandBufferCount = 1;
   submit.pCommandBuffers = &command_buffer_;
   {
     std::lock_guard<std::mutex> lock(*queue_mutex_);
-    RINGFUZZ_VK_RETURN_IF_ERROR(vkQueueSubmit(queue_, 1, &submit, fence_));
+    RINGFUZZ_VK_RETURN_IF_ERROR(Vk().vkQueueSubmit(queue_, 1, &submit, fence_));
   }
   in_flight_ = true;
   return absl::OkStatus();
@@ -282,16 +287,16 @@ absl::Status Dispatcher::Submit(absl::Span<const uint8_t> push_constants,
 
 absl::StatusOr<bool> Dispatcher::Wait(absl::Duration timeout) {
   if (!in_flight_) return true;
-  const VkResult result = vkWaitForFences(device_, 1, &fence_, VK_TRUE,
-                                          TimeoutNanoseconds(timeout));
+  const VkResult result = Vk().vkWaitForFences(device_, 1, &fence_, VK_TRUE,
+                                               TimeoutNanoseconds(timeout));
   if (result == VK_TIMEOUT) return false;
   RINGFUZZ_RETURN_IF_ERROR(VkResultToStatus(result, "vkWaitForFences"));
   in_flight_ = false;
   if (timestamps_ != VK_NULL_HANDLE) {
     uint64_t ticks[2] = {0, 0};
-    const VkResult read =
-        vkGetQueryPoolResults(device_, timestamps_, 0, 2, sizeof(ticks), ticks,
-                              sizeof(uint64_t), VK_QUERY_RESULT_64_BIT);
+    const VkResult read = Vk().vkGetQueryPoolResults(
+        device_, timestamps_, 0, 2, sizeof(ticks), ticks, sizeof(uint64_t),
+        VK_QUERY_RESULT_64_BIT);
     if (read == VK_SUCCESS) {
       auto at = [this](uint64_t tick) {
         return absl::Nanoseconds(static_cast<double>(tick & timestamp_mask_) *
@@ -310,7 +315,7 @@ std::optional<DeviceInterval> Dispatcher::LastInterval() const {
 bool Dispatcher::busy() const {
   // Any result but NOT_READY (done, or an error such as a lost device that
   // Wait reports) means nothing is running any more.
-  return in_flight_ && vkGetFenceStatus(device_, fence_) == VK_NOT_READY;
+  return in_flight_ && Vk().vkGetFenceStatus(device_, fence_) == VK_NOT_READY;
 }
 
 Dispatcher::Dispatcher(Dispatcher&& other) noexcept {
@@ -349,21 +354,21 @@ void Dispatcher::Destroy() {
   if (device_ == VK_NULL_HANDLE) return;
   if (in_flight_) {
     // Errors (a lost device) cannot be reported here; destroy regardless.
-    (void)vkWaitForFences(device_, 1, &fence_, VK_TRUE,
-                          std::numeric_limits<uint64_t>::max());
+    (void)Vk().vkWaitForFences(device_, 1, &fence_, VK_TRUE,
+                               std::numeric_limits<uint64_t>::max());
     in_flight_ = false;
   }
-  if (fence_ != VK_NULL_HANDLE) vkDestroyFence(device_, fence_, nullptr);
+  if (fence_ != VK_NULL_HANDLE) Vk().vkDestroyFence(device_, fence_, nullptr);
   if (timestamps_ != VK_NULL_HANDLE) {
-    vkDestroyQueryPool(device_, timestamps_, nullptr);
+    Vk().vkDestroyQueryPool(device_, timestamps_, nullptr);
   }
   timestamps_ = VK_NULL_HANDLE;
   // Destroying the pools frees the set and the command buffer with them.
   if (descriptor_pool_ != VK_NULL_HANDLE) {
-    vkDestroyDescriptorPool(device_, descriptor_pool_, nullptr);
+    Vk().vkDestroyDescriptorPool(device_, descriptor_pool_, nullptr);
   }
   if (command_pool_ != VK_NULL_HANDLE) {
-    vkDestroyCommandPool(device_, command_pool_, nullptr);
+    Vk().vkDestroyCommandPool(device_, command_pool_, nullptr);
   }
   fence_ = VK_NULL_HANDLE;
   descriptor_pool_ = VK_NULL_HANDLE;

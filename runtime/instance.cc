@@ -11,6 +11,7 @@
 #include "runtime/device_query.h"
 #include "runtime/status_macros.h"
 #include "runtime/vk_check.h"
+#include "runtime/vk_functions.h"
 
 namespace ringfuzz::vk {
 
@@ -50,10 +51,10 @@ bool ValidationForcedByEnvironment() {
 absl::Status RequireValidationLayer() {
   uint32_t count = 0;
   RINGFUZZ_VK_RETURN_IF_ERROR(
-      vkEnumerateInstanceLayerProperties(&count, nullptr));
+      Vk().vkEnumerateInstanceLayerProperties(&count, nullptr));
   std::vector<VkLayerProperties> layers(count);
   RINGFUZZ_VK_RETURN_IF_ERROR(
-      vkEnumerateInstanceLayerProperties(&count, layers.data()));
+      Vk().vkEnumerateInstanceLayerProperties(&count, layers.data()));
   for (const VkLayerProperties& layer : layers) {
     if (std::strcmp(layer.layerName, kValidationLayer) == 0) {
       return absl::OkStatus();
@@ -68,7 +69,7 @@ absl::Status RequireValidationLayer() {
 
 absl::StatusOr<uint32_t> LoaderVersion() {
   uint32_t version = 0;
-  RINGFUZZ_VK_RETURN_IF_ERROR(vkEnumerateInstanceVersion(&version));
+  RINGFUZZ_VK_RETURN_IF_ERROR(Vk().vkEnumerateInstanceVersion(&version));
   if (version < VK_API_VERSION_1_2) {
     return absl::FailedPreconditionError(absl::StrCat(
         "The Vulkan loader supports only Vulkan ",
@@ -124,16 +125,16 @@ absl::StatusOr<Instance> Instance::Create(const InstanceOptions& options) {
     info.ppEnabledExtensionNames = extensions;
   }
   RINGFUZZ_VK_RETURN_IF_ERROR(
-      vkCreateInstance(&info, nullptr, &instance.instance_));
+      Vk().vkCreateInstance(&info, nullptr, &instance.instance_));
 
   if (validation) {
     auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
-        vkGetInstanceProcAddr(instance.instance_,
-                              "vkCreateDebugUtilsMessengerEXT"));
+        Vk().vkGetInstanceProcAddr(instance.instance_,
+                                   "vkCreateDebugUtilsMessengerEXT"));
     instance.destroy_messenger_ =
         reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
-            vkGetInstanceProcAddr(instance.instance_,
-                                  "vkDestroyDebugUtilsMessengerEXT"));
+            Vk().vkGetInstanceProcAddr(instance.instance_,
+                                       "vkDestroyDebugUtilsMessengerEXT"));
     if (create == nullptr || instance.destroy_messenger_ == nullptr) {
       return absl::FailedPreconditionError(
           "The Vulkan loader did not provide VK_EXT_debug_utils although it "
@@ -172,7 +173,7 @@ void Instance::Destroy() {
     messenger_ = VK_NULL_HANDLE;
   }
   if (instance_ != VK_NULL_HANDLE) {
-    vkDestroyInstance(instance_, nullptr);
+    Vk().vkDestroyInstance(instance_, nullptr);
     instance_ = VK_NULL_HANDLE;
   }
 }
@@ -195,11 +196,11 @@ absl::StatusOr<std::vector<VkPhysicalDevice>> PhysicalDevices(
     VkInstance instance) {
   uint32_t count = 0;
   RINGFUZZ_VK_RETURN_IF_ERROR(
-      vkEnumeratePhysicalDevices(instance, &count, nullptr));
+      Vk().vkEnumeratePhysicalDevices(instance, &count, nullptr));
   std::vector<VkPhysicalDevice> devices(count);
   if (count > 0) {
     RINGFUZZ_VK_RETURN_IF_ERROR(
-        vkEnumeratePhysicalDevices(instance, &count, devices.data()));
+        Vk().vkEnumeratePhysicalDevices(instance, &count, devices.data()));
   }
   devices.resize(count);
   if (devices.empty()) {

@@ -29,9 +29,13 @@
   RINGFUZZ_ASSIGN_OR_RETURN_IMPL_(           \
       RINGFUZZ_STATUS_CONCAT_(ringfuzz_statusor_, __LINE__), lhs, expr)
 
+// `statusor` names a variable and `lhs` may be a declaration, so neither
+// can be parenthesised.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define RINGFUZZ_ASSIGN_OR_RETURN_IMPL_(statusor, lhs, expr) \
   auto statusor = (expr);                                    \
   if (!statusor.ok()) return std::move(statusor).status();   \
   lhs = std::move(statusor).value()
+// NOLINTEND(bugprone-macro-parentheses)
 
 #endif  // RINGFUZZ_RUNTIME_STATUS_MACROS_H_

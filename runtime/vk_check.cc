@@ -55,6 +55,9 @@ std::string ResultName(VkResult result) {
 
 absl::Status VkResultToStatus(VkResult result, std::string_view call) {
   if (result == VK_SUCCESS) return absl::OkStatus();
+  constexpr std::string_view kTable = "Vk().";
+  if (call.substr(0, kTable.size()) == kTable)
+    call.remove_prefix(kTable.size());
   std::string name(call.substr(0, call.find('(')));
   while (!name.empty() && name.back() == ' ') name.pop_back();
   std::string message = absl::StrCat(name, " failed: ", ResultName(result));

@@ -19,7 +19,8 @@ std::string ResultName(VkResult result);
 
 // Returns OK iff `result` is VK_SUCCESS. Otherwise the message reads
 // "<call> failed: <result name>" plus a hint. `call` may be a whole call
-// expression; only the text before the first '(' is kept.
+// expression, also through the function table (`Vk().vkQueueSubmit(...)`,
+// runtime/vk_functions.h); only the function's name is kept.
 //   - VK_ERROR_DEVICE_LOST -> Unavailable, says the device was lost and that
 //     a campaign can be resumed from its corpus directory.
 //   - out of host/device memory -> ResourceExhausted, says to lower -max_len

@@ -3,7 +3,10 @@
 // rf_steps so the host can bound a dispatch (platform-facts: lavapipe cuts
 // loops after 65,535 back-edges). Mutators are named in docs/architecture.md,
 // numbered in ringfuzz_mutators.h (RF_MUT_*), and selected by the slot's
-// work kind (RF_OP_*).
+// work kind (RF_OP_*). rf_mutate, which applies the work kind, comes from one
+// of the two engines that the host includes after this file:
+// megakernel_mutate_branching.glsl (one mutator per call) or
+// megakernel_mutate_flat.glsl (one predicated path).
 
 uint rf_rng;       // per invocation: positions and values
 uint rf_rng_wide;  // the same in all invocations of a workgroup iteration:
@@ -363,26 +366,3 @@ uint rf_mut_cmp(uint len) {
   rf_put(at, width, value, false);
   return len;
 }
-
-#if defined(RF_MUTATE_FLAT) && defined(RF_INPUT_IN_REGISTERS)
-#include "megakernel_mutate_flat.glsl"
-#else
-// Applies one mutation of the work kind to the loaded input (a havoc step
-// for HAVOC, for DICT without a dictionary, and in a havoc-only build
-// (RF_HAVOC_ONLY) for DICT, SPLICE and CMP); replays and calibrations leave
-// it as is. Stacks are chains of calls (rf_run_slot). Sets rf_last_mutator
-// (TRIM: RF_MUT_ERASE). Returns the length.
-uint rf_mutate(uint opcode, uint len, uint partner) {
-  rf_last_mutator = RF_MUT_NONE;
-  if (opcode == RF_OP_REPLAY || opcode == RF_OP_CALIBRATE) return len;
-#ifndef RF_HAVOC_ONLY
-  rf_last_mutator = opcode == RF_OP_SPLICE ? RF_MUT_SPLICE : RF_MUT_DICT;
-  if (opcode == RF_OP_SPLICE) return rf_mut_splice(len, partner);
-  if (opcode == RF_OP_DICT && rf_pc.dict_count != 0u) return rf_mut_dict(len);
-  if (opcode == RF_OP_CMP) return rf_mut_cmp(len);
-#endif
-  rf_steps += 1u;
-  rf_last_mutator = RF_MUT_ERASE;
-  return opcode == RF_OP_TRIM ? rf_mut_erase(len) : rf_havoc_step(len);
-}
-#endif  // RF_MUTATE_FLAT

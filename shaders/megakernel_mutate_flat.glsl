@@ -33,8 +33,9 @@
 // rest of that mutant: less coherence, nothing else.
 // A havoc-only build (RF_HAVOC_ONLY, MegakernelOptions::havoc_only) leaves
 // the stream and input-to-state code out of every micro-step.
-// Requires the register input form (RF_INPUT_IN_REGISTERS). Included by
-// megakernel_mutate.glsl when the host defines RF_MUTATE_FLAT.
+// Requires the register input form (RF_INPUT_IN_REGISTERS). The host
+// includes it after megakernel_mutate.glsl instead of the branching engine
+// (megakernel_mutate_branching.glsl) when it defines RF_MUTATE_FLAT.
 
 #ifndef RF_COHERENT_LANES
 #define RF_COHERENT_LANES 1

@@ -968,7 +968,8 @@ void Engine::FlushNewUnits(bool wait) {
   }
 }
 
-void Engine::ReportWrittenUnits(std::vector<AsyncWriter::Written> written) {
+void Engine::ReportWrittenUnits(
+    const std::vector<AsyncWriter::Written>& written) {
   for (const AsyncWriter::Written& file : written) {
     // The writer finishes files in the order they were queued, so `file`
     // is the oldest unit; found by its tag all the same.
@@ -1099,7 +1100,8 @@ void Engine::PrintRecommendedDictionary() {
   out_ << "###### End of recommended dictionary. ######\n";
 }
 
-void Engine::ReportBugAndContinue(const Find& find, std::string base_sha1) {
+void Engine::ReportBugAndContinue(const Find& find,
+                                  const std::string& base_sha1) {
   if (!reported_bugs_.insert({static_cast<int>(find.kind), find.code}).second) {
     RecordBugInReport(find, "");  // reported before: counted, not saved
     return;
@@ -1148,7 +1150,7 @@ void Engine::PrintProvenance(const Find& find, const std::string& base_sha1) {
 }
 
 int Engine::ReportBugAndExit(const Find& find, std::vector<uint32_t> opcodes,
-                             std::string base_sha1, bool save_artifact) {
+                             const std::string& base_sha1, bool save_artifact) {
   const bool fuzzing = !opcodes.empty();
   BugReportRequest request;
   request.find = &find;

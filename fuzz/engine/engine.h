@@ -220,7 +220,7 @@ class Engine {
   void FlushNewUnits(bool wait = true);
   // Prints the NEW lines of `written` (oldest first), saving each input
   // that the corpus directory did not take elsewhere first.
-  void ReportWrittenUnits(std::vector<AsyncWriter::Written> written);
+  void ReportWrittenUnits(const std::vector<AsyncWriter::Written>& written);
 
   // Adds `data` to the corpus and the executor's mirror; returns the corpus
   // index, or nullopt if it was already there. `parent`: the corpus index
@@ -285,11 +285,11 @@ class Engine {
   // -telemetry_out records them.
   void PrintProvenance(const Find& find, const std::string& base_sha1);
   int ReportBugAndExit(const Find& find, std::vector<uint32_t> opcodes,
-                       std::string base_sha1, bool save_artifact);
+                       const std::string& base_sha1, bool save_artifact);
   // Prints the executor's recommended dictionary as libFuzzer does.
   void PrintRecommendedDictionary();
   // -keep_going: reports `find` unless the same bug was reported before.
-  void ReportBugAndContinue(const Find& find, std::string base_sha1);
+  void ReportBugAndContinue(const Find& find, const std::string& base_sha1);
   int Fail(const absl::Status& status);
   // Whether the run must stop: an interrupt (SIGINT, SIGTERM) or
   // -max_total_time spent.

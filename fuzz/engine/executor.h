@@ -176,6 +176,8 @@ class Executor {
   // milliseconds at most; once it returns true the batch ends early (its
   // result counts what ran) and so do the batches in flight, so that a
   // time budget or an interrupt ends a run within a round's time.
+  // By value: an executor that polls it keeps it.
+  // NOLINTNEXTLINE(performance-unnecessary-value-param)
   virtual void SetStopCheck(std::function<bool()> check) {}
 
   // Executes `input` once, unmutated. The result holds one execution and, if

@@ -308,7 +308,6 @@ GpuExecutor::GpuExecutor(vk::Instance instance, vk::Device device,
   patch_start_inputs_ = std::max<uint64_t>(options.patch_inputs, 1);
   patch_start_words_ = std::max<uint64_t>(options.patch_words, 1);
   memory_log_ = options.memory_log;
-  lose_device_at_ = options.lose_device_at;
   const vk::PhysicalDeviceInfo& info = device_.info();
   const uint32_t subgroup = std::max<uint32_t>(info.subgroup_size, 1);
   const uint32_t max_len = (std::max<uint32_t>(options.max_len, 4) + 3) / 4 * 4;
@@ -846,7 +845,10 @@ absl::Status GpuExecutor::Drain(Program& program, uint32_t slot_count,
         absl::MakeConstSpan(reinterpret_cast<const uint8_t*>(&push),
                             sizeof(push)),
         groups);
-    if (!submitted.ok()) return submitted;
+    if (!submitted.ok()) {
+      lost_ |= submitted.code() == absl::StatusCode::kUnavailable;
+      return submitted;
+    }
     absl::StatusOr<bool> finished =
         WaitForDispatch(dispatcher, slot_count, push.seed, parity);
     device_time_ += absl::Now() - submit;
@@ -1516,14 +1518,6 @@ absl::StatusOr<bool> GpuExecutor::WaitForDispatch(vk::Dispatcher& dispatcher,
                                                   uint32_t slot_count,
                                                   uint32_t push_seed,
                                                   uint32_t parity) {
-  if (lose_device_at_.count(++waits_) != 0) {
-    (void)dispatcher.Wait(absl::InfiniteDuration());  // it did run
-    lost_ = true;
-  }
-  if (lost_) {
-    return absl::UnavailableError(absl::StrCat(
-        "VK_ERROR_DEVICE_LOST (injected at dispatch ", waits_, ")"));
-  }
   const bool check = stop_check_ && stoppable_;
   if (steered_ == nullptr && !check) return dispatcher.Wait(dispatch_timeout_);
   const absl::Time deadline = absl::Now() + dispatch_timeout_;

@@ -120,11 +120,6 @@ struct GpuExecutorOptions {
   // from there as inputs are logged).
   uint64_t patch_inputs = kInitialPatchInputs;
   uint64_t patch_words = kInitialPatchWords;
-  // Fault injection (tests): the dispatch waits, counted from 1 over the
-  // executor's life, that report VK_ERROR_DEVICE_LOST instead of their
-  // result; from then on the executor behaves as on a lost device (every
-  // call that needs it fails with Unavailable).
-  std::set<uint64_t> lose_device_at;
   // Overlapped rounds (SubmitBatch): a second ring and find queue, so that
   // the next round is published and queued while the last one runs, and
   // the device never waits for the host between rounds. kAuto: on for GPUs
@@ -593,10 +588,8 @@ class GpuExecutor final : public Executor, public Steerable {
   uint32_t exec_steps_ = 0;
   uint32_t groups_ = 0;
   uint32_t epoch_ = 0;
-  std::set<uint64_t> lose_device_at_;  // GpuExecutorOptions::lose_device_at
-  uint64_t waits_ = 0;                 // dispatch waits so far
-  bool lost_ = false;                  // the device is lost
-  uint32_t max_len_ = 0;               // of the build: a whole number of words
+  bool lost_ = false;       // the device is lost
+  uint32_t max_len_ = 0;    // of the build: a whole number of words
   uint32_t len_limit_ = 0;  // what inputs may hold (GpuExecutorOptions)
   uint32_t push_flags_ = 0;
   mutable CoverageSummary coverage_;                       // Coverage() cache

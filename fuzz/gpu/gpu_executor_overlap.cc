@@ -114,7 +114,10 @@ absl::Status GpuExecutor::SubmitBatch(absl::Span<const WorkItem> work,
           .Submit(absl::MakeConstSpan(reinterpret_cast<const uint8_t*>(&push),
                                       sizeof(push)),
                   std::min(count, groups_), commands);
-  if (!submitted.ok()) return submitted;
+  if (!submitted.ok()) {
+    lost_ |= submitted.code() == absl::StatusCode::kUnavailable;
+    return submitted;
+  }
   flights_.push_back(
       {parity, count, push.seed, false, partitions, service_slots != 0});
   service_in_flight_ = service_in_flight_ || service_slots != 0;

@@ -84,6 +84,9 @@ absl::StatusOr<Megakernel> BuildMegakernel(const std::string& target_name,
   }
   const uint32_t max_len =
       ((std::max<uint32_t>(options.max_len, 4) + 3) / 4) * 4;
+  // The flat engine needs the input in registers (RF_INPUT_IN_REGISTERS:
+  // RF_MAX_LEN / 4 <= RF_REGISTER_WORDS).
+  const bool flat = options.flat_mutation && max_len <= kFlatMutationMaxLen;
   std::vector<vk::SourceFile> includes;
   for (const EmbeddedFile& f : EmbeddedShaderFiles()) {
     includes.push_back({f.name, f.text});
@@ -108,7 +111,9 @@ absl::StatusOr<Megakernel> BuildMegakernel(const std::string& target_name,
                        ? "#extension GL_EXT_shader_realtime_clock : require\n"
                        : "",
                    "#include \"megakernel_prelude.glsl\"\n"
-                   "#include \"megakernel_mutate.glsl\"\n"
+                   "#include \"megakernel_mutate.glsl\"\n",
+                   flat ? "#include \"megakernel_mutate_flat.glsl\"\n"
+                        : "#include \"megakernel_mutate_branching.glsl\"\n",
                    "#include \"ringfuzz.h\"\n"
                    "#include \"",
                    target_name,
@@ -120,7 +125,6 @@ absl::StatusOr<Megakernel> BuildMegakernel(const std::string& target_name,
   if (options.signature)
     compile.defines.push_back({"RF_COVERAGE_SIGNATURE", "1"});
   if (!options.coverage) compile.defines.push_back({"RF_NO_COVERAGE", "1"});
-  const bool flat = options.flat_mutation && max_len <= kFlatMutationMaxLen;
   if (flat) {
     compile.defines.push_back({"RF_MUTATE_FLAT", "1"});
     compile.defines.push_back(

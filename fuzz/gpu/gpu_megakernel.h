@@ -71,8 +71,8 @@ struct MegakernelOptions {
 inline constexpr uint32_t kMaxDeferredWords = RF_STATIC_EDGE_WORDS;
 
 // Most words of per-block counters a signature holds (RF_SIG_COUNT_WORDS's
-// default in shaders/megakernel_prelude.glsl): targets with more block
-// hooks than 4 per word share counters.
+// default in shaders/megakernel_coverage_signature.glsl): targets with more
+// block hooks than 4 per word share counters.
 inline constexpr uint32_t kMaxSignatureWords = RF_SIG_MAX_COUNT_WORDS;
 
 // Largest max_len the flat mutation engine handles (its input lives in

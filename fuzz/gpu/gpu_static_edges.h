@@ -1,5 +1,5 @@
 // The static edges of an instrumented precise build, for deferred coverage
-// (RF_COVERAGE_DEFERRED, shaders/megakernel_prelude.glsl).
+// (RF_COVERAGE_DEFERRED, shaders/megakernel_coverage_precise.glsl).
 //
 // The precise build's edge feature at a coverage hook is the AFL-style
 // edge-map bit (cur ^ prev) & (RF_EDGE_MAP_BITS - 1): cur is the hook's

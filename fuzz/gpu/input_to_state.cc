@@ -133,6 +133,7 @@ std::vector<std::pair<uint32_t, uint32_t>> OperandPairs(
   }
   std::sort(order.begin(), order.end());
   std::vector<std::pair<uint32_t, uint32_t>> pairs;
+  pairs.reserve(order.size());
   for (size_t i : order) pairs.push_back({log[i].a, log[i].b});
   return pairs;
 }

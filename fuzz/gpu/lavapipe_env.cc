@@ -23,7 +23,7 @@ std::string ConfigureLavapipeEnvironment(uint32_t simd_bits) {
     return "";
   }
   const char* width = std::getenv("LP_NATIVE_VECTOR_WIDTH");
-  const std::string dir =
+  std::string dir =
       absl::StrCat(home, "/ringfuzz/lavapipe-simd-",
                    width != nullptr && *width ? width : "default");
   std::error_code error;  // no directory: Mesa runs without its cache

@@ -33,12 +33,15 @@ std::vector<std::string> ChildEnvironment(
         });
     if (!replaced) env.push_back(entry);
   }
-  for (const auto& [name, value] : extra) env.push_back(name + "=" + value);
+  for (const auto& [name, value] : extra) {
+    env.push_back(absl::StrCat(name, "=", value));
+  }
   return env;
 }
 
 std::vector<char*> Pointers(std::vector<std::string>& strings) {
   std::vector<char*> pointers;
+  pointers.reserve(strings.size() + 1);
   for (std::string& s : strings) pointers.push_back(s.data());
   pointers.push_back(nullptr);
   return pointers;

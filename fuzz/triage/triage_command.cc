@@ -44,7 +44,7 @@ class TempDir {
     }
     return TempDir(pattern);
   }
-  TempDir(TempDir&& other) : path_(std::move(other.path_)) {
+  TempDir(TempDir&& other) noexcept : path_(std::move(other.path_)) {
     other.path_.clear();
   }
   TempDir(const TempDir&) = delete;

@@ -15,7 +15,7 @@ std::string TwinScriptPath() {
     return env;
   }
 #ifdef RINGFUZZ_SOURCE_DIR
-  const std::string in_tree = RINGFUZZ_SOURCE_DIR "/tools/ringfuzz-twin";
+  std::string in_tree = RINGFUZZ_SOURCE_DIR "/tools/ringfuzz-twin";
   if (access(in_tree.c_str(), X_OK) == 0) return in_tree;
 #endif
   return "";

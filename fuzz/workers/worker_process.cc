@@ -63,6 +63,7 @@ absl::StatusOr<WorkerProcess> WorkerProcess::Start(
   std::vector<std::string> argv_text = {program};
   argv_text.insert(argv_text.end(), args.begin(), args.end());
   std::vector<char*> argv;
+  argv.reserve(argv_text.size() + 1);
   for (std::string& arg : argv_text) argv.push_back(arg.data());
   argv.push_back(nullptr);
   std::vector<std::string> env_text;
@@ -78,6 +79,7 @@ absl::StatusOr<WorkerProcess> WorkerProcess::Start(
     env_text.push_back(absl::StrCat(name, "=", value));
   }
   std::vector<char*> envp;
+  envp.reserve(env_text.size() + 1);
   for (std::string& entry : env_text) envp.push_back(entry.data());
   envp.push_back(nullptr);
   const std::string failed = absl::StrCat("ERROR: cannot run ", program, ": ");

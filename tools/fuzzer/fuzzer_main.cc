@@ -51,7 +51,7 @@ std::string TargetFile() {
                  "directory\n";
     return "";
   }
-  const std::string path = dir + "/" + target.name + ".fz";
+  std::string path = dir + "/" + target.name + ".fz";
   std::ofstream out(path, std::ios::binary);
   out << target.source;
   out.close();
