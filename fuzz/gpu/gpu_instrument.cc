@@ -40,19 +40,13 @@ class Instrumenter {
       : in_(spirv), options_(options) {}
 
   absl::StatusOr<InstrumentedModule> Run() {
-    if (absl::Status s = Parse(); !s.ok()) return s;
+    if (absl::Status s = spirv::Parse(in_, insts_, bound_); !s.ok()) return s;
     if (absl::Status s = Resolve(); !s.ok()) return s;
     if (absl::Status s = Rewrite(); !s.ok()) return s;
     return Emit();
   }
 
  private:
-  absl::Status Parse() {
-    if (absl::Status s = spirv::Parse(in_, insts_); !s.ok()) return s;
-    bound_ = in_[3];
-    return absl::OkStatus();
-  }
-
   absl::Status Resolve() {
     for (const Inst& inst : insts_) {
       const auto& w = inst.words;

@@ -74,7 +74,7 @@ class StaticEdgePass {
   explicit StaticEdgePass(absl::Span<const uint32_t> spirv) : in_(spirv) {}
 
   absl::StatusOr<StaticEdges> Run() {
-    if (absl::Status s = Parse(); !s.ok()) return s;
+    if (absl::Status s = spirv::Parse(in_, insts_, bound_); !s.ok()) return s;
     if (absl::Status s = Resolve(); !s.ok()) return s;
     StaticEdges out;
     if (std::string why = Analyse(); !why.empty()) {
@@ -88,12 +88,6 @@ class StaticEdgePass {
   }
 
  private:
-  absl::Status Parse() {
-    if (absl::Status s = spirv::Parse(in_, insts_); !s.ok()) return s;
-    bound_ = in_[3];
-    return absl::OkStatus();
-  }
-
   absl::Status Resolve() {
     std::map<uint32_t, std::string> names;
     std::map<uint32_t, uint32_t> pointee;

@@ -27,12 +27,14 @@ std::string LiteralString(const std::vector<uint32_t>& words, size_t first) {
   return out;
 }
 
-absl::Status Parse(absl::Span<const uint32_t> module, std::vector<Inst>& out) {
+absl::Status Parse(absl::Span<const uint32_t> module, std::vector<Inst>& out,
+                   uint32_t& bound) {
   if (module.size() < kHeaderWords || module[0] != spv::MagicNumber) {
     return absl::InvalidArgumentError(
         "not a SPIR-V module (bad magic number); the shader compiler output "
         "is corrupt");
   }
+  bound = module[3];
   for (size_t pos = kHeaderWords; pos < module.size();) {
     const uint32_t count = module[pos] >> 16;
     if (count == 0 || pos + count > module.size()) {

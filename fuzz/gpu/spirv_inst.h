@@ -33,10 +33,12 @@ Inst Make(spv::Op op, std::vector<uint32_t> operands);
 // Decodes a literal string operand starting at word `first`.
 std::string LiteralString(const std::vector<uint32_t>& words, size_t first);
 
-// Appends the instructions after `module`'s header to `out`.
+// Appends the instructions after `module`'s header to `out` and sets
+// `bound` to the header's id bound (every id is below it).
 // InvalidArgument for a module without the SPIR-V magic number or with an
 // instruction whose word count is 0 or runs past the end.
-absl::Status Parse(absl::Span<const uint32_t> module, std::vector<Inst>& out);
+absl::Status Parse(absl::Span<const uint32_t> module, std::vector<Inst>& out,
+                   uint32_t& bound);
 
 }  // namespace ringfuzz::spirv
 
