@@ -35,8 +35,12 @@
 // the stream and input-to-state code out of every micro-step.
 // Requires the register input form (RF_INPUT_IN_REGISTERS). The host
 // includes it after megakernel_mutate.glsl instead of the branching engine
-// (megakernel_mutate_branching.glsl) when it defines RF_MUTATE_FLAT.
+// (megakernel_mutate_branching.glsl) for inputs that fit in registers
+// (MegakernelOptions::flat_mutation).
 
+#ifndef RF_INPUT_IN_REGISTERS
+#error "the flat mutation engine needs the input in registers (RF_MAX_LEN / 4 <= RF_REGISTER_WORDS)"
+#endif
 #ifndef RF_COHERENT_LANES
 #define RF_COHERENT_LANES 1
 #endif

@@ -340,6 +340,11 @@ GpuExecutor::GpuExecutor(vk::Instance instance, vk::Device device,
   }
 }
 
+absl::Status GpuExecutor::NoteLoss(absl::Status status) {
+  lost_ |= status.code() == absl::StatusCode::kUnavailable;
+  return status;
+}
+
 absl::Status GpuExecutor::Hung() {
   // Whatever the dispatch uses stays as it is: no later call may free or
   // replace a buffer under it (CheckUsable), and destruction leaks them.
@@ -845,18 +850,12 @@ absl::Status GpuExecutor::Drain(Program& program, uint32_t slot_count,
         absl::MakeConstSpan(reinterpret_cast<const uint8_t*>(&push),
                             sizeof(push)),
         groups);
-    if (!submitted.ok()) {
-      lost_ |= submitted.code() == absl::StatusCode::kUnavailable;
-      return submitted;
-    }
+    if (!submitted.ok()) return NoteLoss(submitted);
     absl::StatusOr<bool> finished =
         WaitForDispatch(dispatcher, slot_count, push.seed, parity);
     device_time_ += absl::Now() - submit;
     AddInterval(dispatcher, result);
-    if (!finished.ok()) {
-      lost_ |= finished.status().code() == absl::StatusCode::kUnavailable;
-      return finished.status();
-    }
+    if (!finished.ok()) return NoteLoss(finished.status());
     if (!*finished) return Hung();
     result.executions += ctrl[RF_RES_EXECS];
     CollectMutatorUses(ctrl + RF_RES_MUTATOR_USES, result);

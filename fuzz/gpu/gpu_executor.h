@@ -366,6 +366,9 @@ class GpuExecutor final : public Executor, public Steerable {
   // Marks the executor hung (a dispatch did not end in time) and returns
   // the error that says so.
   absl::Status Hung();
+  // Returns `status`, after marking the device lost when it says the device
+  // was lost (Unavailable: VK_ERROR_DEVICE_LOST, runtime/vk_check.h).
+  absl::Status NoteLoss(absl::Status status);
   // FailedPrecondition once hung: nothing may run, and no buffer a running
   // dispatch uses may be freed or replaced.
   absl::Status CheckUsable() const;

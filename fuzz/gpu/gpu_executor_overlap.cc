@@ -114,10 +114,7 @@ absl::Status GpuExecutor::SubmitBatch(absl::Span<const WorkItem> work,
           .Submit(absl::MakeConstSpan(reinterpret_cast<const uint8_t*>(&push),
                                       sizeof(push)),
                   std::min(count, groups_), commands);
-  if (!submitted.ok()) {
-    lost_ |= submitted.code() == absl::StatusCode::kUnavailable;
-    return submitted;
-  }
+  if (!submitted.ok()) return NoteLoss(submitted);
   flights_.push_back(
       {parity, count, push.seed, false, partitions, service_slots != 0});
   service_in_flight_ = service_in_flight_ || service_slots != 0;
@@ -226,10 +223,7 @@ absl::StatusOr<BatchResult> GpuExecutor::FlightResult(const Flight& flight,
   stoppable_ = false;
   if (!finished.ok() || !*finished) {
     steered_ = nullptr;
-    if (!finished.ok()) {
-      lost_ |= finished.status().code() == absl::StatusCode::kUnavailable;
-      return finished.status();
-    }
+    if (!finished.ok()) return NoteLoss(finished.status());
     return Hung();
   }
   const absl::Time readout_start = absl::Now();

@@ -126,7 +126,6 @@ absl::StatusOr<Megakernel> BuildMegakernel(const std::string& target_name,
     compile.defines.push_back({"RF_COVERAGE_SIGNATURE", "1"});
   if (!options.coverage) compile.defines.push_back({"RF_NO_COVERAGE", "1"});
   if (flat) {
-    compile.defines.push_back({"RF_MUTATE_FLAT", "1"});
     compile.defines.push_back(
         {"RF_COHERENT_LANES", absl::StrCat(options.coherent_lanes)});
   }
