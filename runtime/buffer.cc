@@ -42,8 +42,8 @@ absl::Status CheckSize(const Device& device, VkDeviceSize bytes) {
 absl::StatusOr<Buffer> Buffer::Create(const Device& device, VkDeviceSize bytes,
                                       Placement placement) {
   RINGFUZZ_RETURN_IF_ERROR(CheckSize(device, bytes));
+  const VkDevice handle = device.handle();
   Buffer buffer;
-  buffer.device_ = device.handle();
   buffer.size_ = bytes;
 
   VkBufferCreateInfo info{};
@@ -53,11 +53,11 @@ absl::StatusOr<Buffer> Buffer::Create(const Device& device, VkDeviceSize bytes,
                VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                VK_BUFFER_USAGE_TRANSFER_DST_BIT;
   info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-  RINGFUZZ_VK_RETURN_IF_ERROR(
-      Vk().vkCreateBuffer(buffer.device_, &info, nullptr, &buffer.buffer_));
+  RINGFUZZ_VK_RETURN_IF_ERROR(Vk().vkCreateBuffer(
+      handle, &info, nullptr, buffer.buffer_.Receive(handle)));
 
   VkMemoryRequirements requirements{};
-  Vk().vkGetBufferMemoryRequirements(buffer.device_, buffer.buffer_,
+  Vk().vkGetBufferMemoryRequirements(handle, buffer.buffer_.get(),
                                      &requirements);
   const std::vector<uint32_t> types = HostVisibleMemoryTypes(
       device.memory_properties(), requirements.memoryTypeBits, placement);
@@ -76,8 +76,8 @@ absl::StatusOr<Buffer> Buffer::Create(const Device& device, VkDeviceSize bytes,
     allocate.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
     allocate.allocationSize = requirements.size;
     allocate.memoryTypeIndex = types[i];
-    const VkResult result = Vk().vkAllocateMemory(buffer.device_, &allocate,
-                                                  nullptr, &buffer.memory_);
+    const VkResult result = Vk().vkAllocateMemory(
+        handle, &allocate, nullptr, buffer.memory_.Receive(handle));
     const bool out_of_memory = result == VK_ERROR_OUT_OF_DEVICE_MEMORY ||
                                result == VK_ERROR_OUT_OF_HOST_MEMORY;
     if (out_of_memory && i + 1 < types.size()) continue;
@@ -87,48 +87,13 @@ absl::StatusOr<Buffer> Buffer::Create(const Device& device, VkDeviceSize bytes,
     break;
   }
   RINGFUZZ_VK_RETURN_IF_ERROR(Vk().vkBindBufferMemory(
-      buffer.device_, buffer.buffer_, buffer.memory_, 0));
+      handle, buffer.buffer_.get(), buffer.memory_.get(), 0));
   void* mapped = nullptr;
-  RINGFUZZ_VK_RETURN_IF_ERROR(Vk().vkMapMemory(buffer.device_, buffer.memory_,
-                                               0, VK_WHOLE_SIZE, 0, &mapped));
+  RINGFUZZ_VK_RETURN_IF_ERROR(Vk().vkMapMemory(handle, buffer.memory_.get(), 0,
+                                               VK_WHOLE_SIZE, 0, &mapped));
   buffer.mapped_ = static_cast<uint8_t*>(mapped);
   std::memset(buffer.mapped_, 0, bytes);
   return buffer;
-}
-
-Buffer::Buffer(Buffer&& other) noexcept
-    : device_(std::exchange(other.device_, VK_NULL_HANDLE)),
-      buffer_(std::exchange(other.buffer_, VK_NULL_HANDLE)),
-      memory_(std::exchange(other.memory_, VK_NULL_HANDLE)),
-      mapped_(std::exchange(other.mapped_, nullptr)),
-      size_(std::exchange(other.size_, 0)),
-      memory_type_(other.memory_type_),
-      device_local_(other.device_local_) {}
-
-Buffer& Buffer::operator=(Buffer&& other) noexcept {
-  if (this != &other) {
-    Destroy();
-    device_ = std::exchange(other.device_, VK_NULL_HANDLE);
-    buffer_ = std::exchange(other.buffer_, VK_NULL_HANDLE);
-    memory_ = std::exchange(other.memory_, VK_NULL_HANDLE);
-    mapped_ = std::exchange(other.mapped_, nullptr);
-    size_ = std::exchange(other.size_, 0);
-    memory_type_ = other.memory_type_;
-    device_local_ = other.device_local_;
-  }
-  return *this;
-}
-
-Buffer::~Buffer() { Destroy(); }
-
-void Buffer::Destroy() {
-  if (mapped_ != nullptr) Vk().vkUnmapMemory(device_, memory_);
-  if (buffer_ != VK_NULL_HANDLE)
-    Vk().vkDestroyBuffer(device_, buffer_, nullptr);
-  if (memory_ != VK_NULL_HANDLE) Vk().vkFreeMemory(device_, memory_, nullptr);
-  mapped_ = nullptr;
-  buffer_ = VK_NULL_HANDLE;
-  memory_ = VK_NULL_HANDLE;
 }
 
 }  // namespace ringfuzz::vk

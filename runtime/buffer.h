@@ -12,6 +12,7 @@
 #include "absl/types/span.h"
 #include "runtime/device.h"
 #include "runtime/memory_type.h"
+#include "runtime/vk_owned.h"
 
 namespace ringfuzz::vk {
 
@@ -38,13 +39,10 @@ class Buffer {
       const Device& device, VkDeviceSize bytes,
       Placement placement = Placement::kDevice);
 
-  Buffer(Buffer&& other) noexcept;
-  Buffer& operator=(Buffer&& other) noexcept;
-  Buffer(const Buffer&) = delete;
-  Buffer& operator=(const Buffer&) = delete;
-  ~Buffer();
+  Buffer(Buffer&& other) noexcept = default;
+  Buffer& operator=(Buffer&& other) noexcept = default;
 
-  VkBuffer handle() const { return buffer_; }
+  VkBuffer handle() const { return buffer_.get(); }
   // The size that was asked for, in bytes.
   VkDeviceSize size() const { return size_; }
   // True iff the memory is DEVICE_LOCAL (on lavapipe everything is).
@@ -64,12 +62,11 @@ class Buffer {
 
  private:
   Buffer() = default;
-  void Destroy();
 
-  VkDevice device_ = VK_NULL_HANDLE;
-  VkBuffer buffer_ = VK_NULL_HANDLE;
-  VkDeviceMemory memory_ = VK_NULL_HANDLE;
-  uint8_t* mapped_ = nullptr;
+  // Freeing the memory unmaps it; the two may go in either order.
+  OwnedBuffer buffer_;
+  OwnedMemory memory_;
+  uint8_t* mapped_ = nullptr;  // stale once moved from
   VkDeviceSize size_ = 0;
   uint32_t memory_type_ = 0;
   bool device_local_ = false;

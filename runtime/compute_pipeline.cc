@@ -90,8 +90,8 @@ absl::StatusOr<ComputePipeline> ComputePipeline::Create(
     const PipelineNotice& notice) {
   RINGFUZZ_RETURN_IF_ERROR(
       CheckInterface(device, spirv, storage_buffer_count, push_constant_bytes));
+  const VkDevice handle = device.handle();
   ComputePipeline pipeline;
-  pipeline.device_ = device.handle();
   pipeline.storage_buffer_count_ = storage_buffer_count;
   pipeline.push_constant_bytes_ = push_constant_bytes;
 
@@ -107,7 +107,7 @@ absl::StatusOr<ComputePipeline> ComputePipeline::Create(
   set_info.bindingCount = storage_buffer_count;
   set_info.pBindings = bindings.data();
   RINGFUZZ_VK_RETURN_IF_ERROR(Vk().vkCreateDescriptorSetLayout(
-      pipeline.device_, &set_info, nullptr, &pipeline.set_layout_));
+      handle, &set_info, nullptr, pipeline.set_layout_.Receive(handle)));
 
   VkPushConstantRange range{};
   range.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
@@ -116,27 +116,27 @@ absl::StatusOr<ComputePipeline> ComputePipeline::Create(
   VkPipelineLayoutCreateInfo layout_info{};
   layout_info.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
   layout_info.setLayoutCount = 1;
-  layout_info.pSetLayouts = &pipeline.set_layout_;
+  layout_info.pSetLayouts = pipeline.set_layout_.address();
   layout_info.pushConstantRangeCount = push_constant_bytes > 0 ? 1 : 0;
   layout_info.pPushConstantRanges = &range;
   RINGFUZZ_VK_RETURN_IF_ERROR(Vk().vkCreatePipelineLayout(
-      pipeline.device_, &layout_info, nullptr, &pipeline.layout_));
+      handle, &layout_info, nullptr, pipeline.layout_.Receive(handle)));
 
   VkShaderModuleCreateInfo module_info{};
   module_info.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
   module_info.codeSize = spirv.size() * sizeof(uint32_t);
   module_info.pCode = spirv.data();
-  VkShaderModule module = VK_NULL_HANDLE;
+  OwnedShaderModule module;
   RINGFUZZ_VK_RETURN_IF_ERROR(Vk().vkCreateShaderModule(
-      pipeline.device_, &module_info, nullptr, &module));
+      handle, &module_info, nullptr, module.Receive(handle)));
 
   VkComputePipelineCreateInfo info{};
   info.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
   info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
   info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-  info.stage.module = module;
+  info.stage.module = module.get();
   info.stage.pName = "main";
-  info.layout = pipeline.layout_;
+  info.layout = pipeline.layout_.get();
   VkResult result;
   {
     std::optional<ProgressNotice> watch;
@@ -154,52 +154,15 @@ absl::StatusOr<ComputePipeline> ComputePipeline::Create(
                         : absl::StrCat("building the pipeline for ", name),
                     std::move(options));
     }
-    result = Vk().vkCreateComputePipelines(pipeline.device_, VK_NULL_HANDLE, 1,
-                                           &info, nullptr, &pipeline.pipeline_);
+    result =
+        Vk().vkCreateComputePipelines(handle, VK_NULL_HANDLE, 1, &info, nullptr,
+                                      pipeline.pipeline_.Receive(handle));
   }
   // The pipeline keeps what it needs; the module is no longer used.
-  Vk().vkDestroyShaderModule(pipeline.device_, module, nullptr);
+  module.reset();
   RINGFUZZ_RETURN_IF_ERROR(
       VkResultToStatus(result, "vkCreateComputePipelines"));
   return pipeline;
-}
-
-ComputePipeline::ComputePipeline(ComputePipeline&& other) noexcept
-    : device_(std::exchange(other.device_, VK_NULL_HANDLE)),
-      set_layout_(std::exchange(other.set_layout_, VK_NULL_HANDLE)),
-      layout_(std::exchange(other.layout_, VK_NULL_HANDLE)),
-      pipeline_(std::exchange(other.pipeline_, VK_NULL_HANDLE)),
-      storage_buffer_count_(other.storage_buffer_count_),
-      push_constant_bytes_(other.push_constant_bytes_) {}
-
-ComputePipeline& ComputePipeline::operator=(ComputePipeline&& other) noexcept {
-  if (this != &other) {
-    Destroy();
-    device_ = std::exchange(other.device_, VK_NULL_HANDLE);
-    set_layout_ = std::exchange(other.set_layout_, VK_NULL_HANDLE);
-    layout_ = std::exchange(other.layout_, VK_NULL_HANDLE);
-    pipeline_ = std::exchange(other.pipeline_, VK_NULL_HANDLE);
-    storage_buffer_count_ = other.storage_buffer_count_;
-    push_constant_bytes_ = other.push_constant_bytes_;
-  }
-  return *this;
-}
-
-ComputePipeline::~ComputePipeline() { Destroy(); }
-
-void ComputePipeline::Destroy() {
-  if (pipeline_ != VK_NULL_HANDLE) {
-    Vk().vkDestroyPipeline(device_, pipeline_, nullptr);
-  }
-  if (layout_ != VK_NULL_HANDLE) {
-    Vk().vkDestroyPipelineLayout(device_, layout_, nullptr);
-  }
-  if (set_layout_ != VK_NULL_HANDLE) {
-    Vk().vkDestroyDescriptorSetLayout(device_, set_layout_, nullptr);
-  }
-  pipeline_ = VK_NULL_HANDLE;
-  layout_ = VK_NULL_HANDLE;
-  set_layout_ = VK_NULL_HANDLE;
 }
 
 }  // namespace ringfuzz::vk

@@ -14,6 +14,7 @@
 #include "absl/time/time.h"
 #include "absl/types/span.h"
 #include "runtime/device.h"
+#include "runtime/vk_owned.h"
 
 namespace ringfuzz::vk {
 
@@ -55,26 +56,23 @@ class ComputePipeline {
       uint32_t storage_buffer_count, uint32_t push_constant_bytes,
       const PipelineNotice& notice = {});
 
-  ComputePipeline(ComputePipeline&& other) noexcept;
-  ComputePipeline& operator=(ComputePipeline&& other) noexcept;
-  ComputePipeline(const ComputePipeline&) = delete;
-  ComputePipeline& operator=(const ComputePipeline&) = delete;
-  ~ComputePipeline();
+  ComputePipeline(ComputePipeline&& other) noexcept = default;
+  ComputePipeline& operator=(ComputePipeline&& other) noexcept = default;
 
-  VkPipeline handle() const { return pipeline_; }
-  VkPipelineLayout layout() const { return layout_; }
-  VkDescriptorSetLayout set_layout() const { return set_layout_; }
+  VkPipeline handle() const { return pipeline_.get(); }
+  VkPipelineLayout layout() const { return layout_.get(); }
+  VkDescriptorSetLayout set_layout() const { return set_layout_.get(); }
   uint32_t storage_buffer_count() const { return storage_buffer_count_; }
   uint32_t push_constant_bytes() const { return push_constant_bytes_; }
 
  private:
   ComputePipeline() = default;
-  void Destroy();
 
-  VkDevice device_ = VK_NULL_HANDLE;
-  VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
-  VkPipelineLayout layout_ = VK_NULL_HANDLE;
-  VkPipeline pipeline_ = VK_NULL_HANDLE;
+  // Destroyed in reverse order: the pipeline, then the layouts it was made
+  // with (a layout may also go first: it is only read at creation).
+  OwnedSetLayout set_layout_;
+  OwnedPipelineLayout layout_;
+  OwnedPipeline pipeline_;
   uint32_t storage_buffer_count_ = 0;
   uint32_t push_constant_bytes_ = 0;
 };

@@ -154,51 +154,18 @@ absl::StatusOr<Device> Device::Create(const Instance& instance,
   create_info.pQueueCreateInfos = &queue_info;
   create_info.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
   create_info.ppEnabledExtensionNames = extensions.data();
-  RINGFUZZ_VK_RETURN_IF_ERROR(
-      Vk().vkCreateDevice(physical, &create_info, nullptr, &device.device_));
-  Vk().vkGetDeviceQueue(device.device_, device.queue_family_, 0,
+  RINGFUZZ_VK_RETURN_IF_ERROR(Vk().vkCreateDevice(
+      physical, &create_info, nullptr, device.device_.Receive(nullptr)));
+  Vk().vkGetDeviceQueue(device.device_.get(), device.queue_family_, 0,
                         &device.queue_);
   return device;
 }
 
-Device::Device(Device&& other) noexcept
-    : device_(std::exchange(other.device_, VK_NULL_HANDLE)),
-      queue_(std::exchange(other.queue_, VK_NULL_HANDLE)),
-      queue_family_(other.queue_family_),
-      physical_(other.physical_),
-      info_(std::move(other.info_)),
-      memory_properties_(other.memory_properties_),
-      limits_(other.limits_),
-      features_(other.features_),
-      queue_mutex_(std::move(other.queue_mutex_)) {}
-
-Device& Device::operator=(Device&& other) noexcept {
-  if (this != &other) {
-    Destroy();
-    device_ = std::exchange(other.device_, VK_NULL_HANDLE);
-    queue_ = std::exchange(other.queue_, VK_NULL_HANDLE);
-    queue_family_ = other.queue_family_;
-    physical_ = other.physical_;
-    info_ = std::move(other.info_);
-    memory_properties_ = other.memory_properties_;
-    limits_ = other.limits_;
-    features_ = other.features_;
-    queue_mutex_ = std::move(other.queue_mutex_);
-  }
-  return *this;
-}
-
-Device::~Device() { Destroy(); }
-
-void Device::Destroy() {
-  if (device_ == VK_NULL_HANDLE) return;
-  {
-    std::lock_guard<std::mutex> lock(*queue_mutex_);
-    // A lost device reports an error here; destruction proceeds regardless.
-    (void)Vk().vkDeviceWaitIdle(device_);
-  }
-  Vk().vkDestroyDevice(device_, nullptr);
-  device_ = VK_NULL_HANDLE;
+Device::~Device() {
+  if (!device_) return;
+  std::lock_guard<std::mutex> lock(*queue_mutex_);
+  // A lost device reports an error here; destruction proceeds regardless.
+  (void)Vk().vkDeviceWaitIdle(device_.get());
 }
 
 }  // namespace ringfuzz::vk

@@ -13,6 +13,7 @@
 #include "absl/status/statusor.h"
 #include "runtime/device_info.h"
 #include "runtime/instance.h"
+#include "runtime/vk_owned.h"
 
 namespace ringfuzz::vk {
 
@@ -46,14 +47,13 @@ class Device {
   static absl::StatusOr<Device> Create(const Instance& instance,
                                        const PhysicalDeviceInfo& info);
 
-  Device(Device&& other) noexcept;
-  Device& operator=(Device&& other) noexcept;
-  Device(const Device&) = delete;
-  Device& operator=(const Device&) = delete;
+  Device(Device&& other) noexcept = default;
+  // Not assignable: the device would have to go idle first.
+  Device& operator=(Device&& other) = delete;
   // Waits for the device to go idle, then destroys it.
   ~Device();
 
-  VkDevice handle() const { return device_; }
+  VkDevice handle() const { return device_.get(); }
   VkQueue queue() const { return queue_; }
   uint32_t queue_family() const { return queue_family_; }
   const PhysicalDeviceInfo& info() const { return info_; }
@@ -71,9 +71,8 @@ class Device {
 
  private:
   Device() = default;
-  void Destroy();
 
-  VkDevice device_ = VK_NULL_HANDLE;
+  OwnedDevice device_;
   VkQueue queue_ = VK_NULL_HANDLE;
   uint32_t queue_family_ = 0;
   VkPhysicalDevice physical_ = VK_NULL_HANDLE;

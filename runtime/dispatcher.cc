@@ -51,11 +51,11 @@ absl::StatusOr<Dispatcher> Dispatcher::Create(const Device& device,
   pool_info.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
   pool_info.queueFamilyIndex = device.queue_family();
   RINGFUZZ_VK_RETURN_IF_ERROR(Vk().vkCreateCommandPool(
-      d.device_, &pool_info, nullptr, &d.command_pool_));
+      d.device_, &pool_info, nullptr, d.command_pool_.Receive(d.device_)));
 
   VkCommandBufferAllocateInfo buffer_info{};
   buffer_info.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
-  buffer_info.commandPool = d.command_pool_;
+  buffer_info.commandPool = d.command_pool_.get();
   buffer_info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
   buffer_info.commandBufferCount = 1;
   RINGFUZZ_VK_RETURN_IF_ERROR(Vk().vkAllocateCommandBuffers(
@@ -83,13 +83,13 @@ absl::StatusOr<Dispatcher> Dispatcher::Create(const Device& device,
     query_info.queryType = VK_QUERY_TYPE_TIMESTAMP;
     query_info.queryCount = 2;
     RINGFUZZ_VK_RETURN_IF_ERROR(Vk().vkCreateQueryPool(
-        d.device_, &query_info, nullptr, &d.timestamps_));
+        d.device_, &query_info, nullptr, d.timestamps_.Receive(d.device_)));
   }
 
   VkFenceCreateInfo fence_info{};
   fence_info.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
-  RINGFUZZ_VK_RETURN_IF_ERROR(
-      Vk().vkCreateFence(d.device_, &fence_info, nullptr, &d.fence_));
+  RINGFUZZ_VK_RETURN_IF_ERROR(Vk().vkCreateFence(
+      d.device_, &fence_info, nullptr, d.fence_.Receive(d.device_)));
 
   // A pool may not be empty, so a pipeline without buffers still gets one
   // (unused) descriptor of room.
@@ -101,13 +101,14 @@ absl::StatusOr<Dispatcher> Dispatcher::Create(const Device& device,
   descriptor_pool_info.maxSets = 1;
   descriptor_pool_info.poolSizeCount = 1;
   descriptor_pool_info.pPoolSizes = &size;
-  RINGFUZZ_VK_RETURN_IF_ERROR(Vk().vkCreateDescriptorPool(
-      d.device_, &descriptor_pool_info, nullptr, &d.descriptor_pool_));
+  RINGFUZZ_VK_RETURN_IF_ERROR(
+      Vk().vkCreateDescriptorPool(d.device_, &descriptor_pool_info, nullptr,
+                                  d.descriptor_pool_.Receive(d.device_)));
 
   const VkDescriptorSetLayout set_layout = pipeline.set_layout();
   VkDescriptorSetAllocateInfo set_info{};
   set_info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;
-  set_info.descriptorPool = d.descriptor_pool_;
+  set_info.descriptorPool = d.descriptor_pool_.get();
   set_info.descriptorSetCount = 1;
   set_info.pSetLayouts = &set_layout;
   RINGFUZZ_VK_RETURN_IF_ERROR(
@@ -230,12 +231,13 @@ absl::Status Dispatcher::Submit(absl::Span<const uint8_t> push_constants,
                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                   VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
   }
-  if (timestamps_ != VK_NULL_HANDLE) {
-    Vk().vkCmdResetQueryPool(command_buffer_, timestamps_, 0, 2);
+  if (timestamps_) {
+    Vk().vkCmdResetQueryPool(command_buffer_, timestamps_.get(), 0, 2);
     // Written once all earlier commands are done with the compute stage:
     // when this dispatch can begin.
-    Vk().vkCmdWriteTimestamp(
-        command_buffer_, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, timestamps_, 0);
+    Vk().vkCmdWriteTimestamp(command_buffer_,
+                             VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                             timestamps_.get(), 0);
   }
   Vk().vkCmdBindPipeline(command_buffer_, VK_PIPELINE_BIND_POINT_COMPUTE,
                          pipeline_);
@@ -250,9 +252,10 @@ absl::Status Dispatcher::Submit(absl::Span<const uint8_t> push_constants,
                             push_constant_bytes_, push_constants.data());
   }
   Vk().vkCmdDispatch(command_buffer_, groups_x, 1, 1);
-  if (timestamps_ != VK_NULL_HANDLE) {
-    Vk().vkCmdWriteTimestamp(
-        command_buffer_, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, timestamps_, 1);
+  if (timestamps_) {
+    Vk().vkCmdWriteTimestamp(command_buffer_,
+                             VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                             timestamps_.get(), 1);
   }
   if (!commands.after.empty()) {
     MemoryBarrier(command_buffer_, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
@@ -272,14 +275,15 @@ absl::Status Dispatcher::Submit(absl::Span<const uint8_t> push_constants,
                 VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
   RINGFUZZ_VK_RETURN_IF_ERROR(Vk().vkEndCommandBuffer(command_buffer_));
 
-  RINGFUZZ_VK_RETURN_IF_ERROR(Vk().vkResetFences(device_, 1, &fence_));
+  RINGFUZZ_VK_RETURN_IF_ERROR(Vk().vkResetFences(device_, 1, fence_.address()));
   VkSubmitInfo submit{};
   submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
   submit.commandBufferCount = 1;
   submit.pCommandBuffers = &command_buffer_;
   {
     std::lock_guard<std::mutex> lock(*queue_mutex_);
-    RINGFUZZ_VK_RETURN_IF_ERROR(Vk().vkQueueSubmit(queue_, 1, &submit, fence_));
+    RINGFUZZ_VK_RETURN_IF_ERROR(
+        Vk().vkQueueSubmit(queue_, 1, &submit, fence_.get()));
   }
   in_flight_ = true;
   return absl::OkStatus();
@@ -287,16 +291,16 @@ absl::Status Dispatcher::Submit(absl::Span<const uint8_t> push_constants,
 
 absl::StatusOr<bool> Dispatcher::Wait(absl::Duration timeout) {
   if (!in_flight_) return true;
-  const VkResult result = Vk().vkWaitForFences(device_, 1, &fence_, VK_TRUE,
-                                               TimeoutNanoseconds(timeout));
+  const VkResult result = Vk().vkWaitForFences(
+      device_, 1, fence_.address(), VK_TRUE, TimeoutNanoseconds(timeout));
   if (result == VK_TIMEOUT) return false;
   RINGFUZZ_RETURN_IF_ERROR(VkResultToStatus(result, "vkWaitForFences"));
   in_flight_ = false;
-  if (timestamps_ != VK_NULL_HANDLE) {
+  if (timestamps_) {
     uint64_t ticks[2] = {0, 0};
     const VkResult read = Vk().vkGetQueryPoolResults(
-        device_, timestamps_, 0, 2, sizeof(ticks), ticks, sizeof(uint64_t),
-        VK_QUERY_RESULT_64_BIT);
+        device_, timestamps_.get(), 0, 2, sizeof(ticks), ticks,
+        sizeof(uint64_t), VK_QUERY_RESULT_64_BIT);
     if (read == VK_SUCCESS) {
       auto at = [this](uint64_t tick) {
         return absl::Nanoseconds(static_cast<double>(tick & timestamp_mask_) *
@@ -315,65 +319,16 @@ std::optional<DeviceInterval> Dispatcher::LastInterval() const {
 bool Dispatcher::busy() const {
   // Any result but NOT_READY (done, or an error such as a lost device that
   // Wait reports) means nothing is running any more.
-  return in_flight_ && Vk().vkGetFenceStatus(device_, fence_) == VK_NOT_READY;
+  return in_flight_ &&
+         Vk().vkGetFenceStatus(device_, fence_.get()) == VK_NOT_READY;
 }
 
-Dispatcher::Dispatcher(Dispatcher&& other) noexcept {
-  *this = std::move(other);
-}
-
-Dispatcher& Dispatcher::operator=(Dispatcher&& other) noexcept {
-  if (this != &other) {
-    Destroy();
-    device_ = std::exchange(other.device_, VK_NULL_HANDLE);
-    queue_ = other.queue_;
-    queue_mutex_ = other.queue_mutex_;
-    pipeline_ = other.pipeline_;
-    layout_ = other.layout_;
-    storage_buffer_count_ = other.storage_buffer_count_;
-    push_constant_bytes_ = other.push_constant_bytes_;
-    max_groups_x_ = other.max_groups_x_;
-    command_pool_ = std::exchange(other.command_pool_, VK_NULL_HANDLE);
-    command_buffer_ = std::exchange(other.command_buffer_, VK_NULL_HANDLE);
-    fence_ = std::exchange(other.fence_, VK_NULL_HANDLE);
-    timestamps_ = std::exchange(other.timestamps_, VK_NULL_HANDLE);
-    timestamp_period_ns_ = other.timestamp_period_ns_;
-    timestamp_mask_ = other.timestamp_mask_;
-    interval_ = std::exchange(other.interval_, std::nullopt);
-    descriptor_pool_ = std::exchange(other.descriptor_pool_, VK_NULL_HANDLE);
-    descriptor_set_ = std::exchange(other.descriptor_set_, VK_NULL_HANDLE);
-    bound_ = std::exchange(other.bound_, false);
-    in_flight_ = std::exchange(other.in_flight_, false);
-  }
-  return *this;
-}
-
-Dispatcher::~Dispatcher() { Destroy(); }
-
-void Dispatcher::Destroy() {
-  if (device_ == VK_NULL_HANDLE) return;
-  if (in_flight_) {
+Dispatcher::~Dispatcher() {
+  if (in_flight_ && fence_) {
     // Errors (a lost device) cannot be reported here; destroy regardless.
-    (void)Vk().vkWaitForFences(device_, 1, &fence_, VK_TRUE,
+    (void)Vk().vkWaitForFences(device_, 1, fence_.address(), VK_TRUE,
                                std::numeric_limits<uint64_t>::max());
-    in_flight_ = false;
   }
-  if (fence_ != VK_NULL_HANDLE) Vk().vkDestroyFence(device_, fence_, nullptr);
-  if (timestamps_ != VK_NULL_HANDLE) {
-    Vk().vkDestroyQueryPool(device_, timestamps_, nullptr);
-  }
-  timestamps_ = VK_NULL_HANDLE;
-  // Destroying the pools frees the set and the command buffer with them.
-  if (descriptor_pool_ != VK_NULL_HANDLE) {
-    Vk().vkDestroyDescriptorPool(device_, descriptor_pool_, nullptr);
-  }
-  if (command_pool_ != VK_NULL_HANDLE) {
-    Vk().vkDestroyCommandPool(device_, command_pool_, nullptr);
-  }
-  fence_ = VK_NULL_HANDLE;
-  descriptor_pool_ = VK_NULL_HANDLE;
-  command_pool_ = VK_NULL_HANDLE;
-  device_ = VK_NULL_HANDLE;
 }
 
 }  // namespace ringfuzz::vk

@@ -19,6 +19,7 @@
 #include "runtime/buffer.h"
 #include "runtime/compute_pipeline.h"
 #include "runtime/device.h"
+#include "runtime/vk_owned.h"
 
 namespace ringfuzz::vk {
 
@@ -70,10 +71,10 @@ class Dispatcher {
   static absl::StatusOr<Dispatcher> Create(const Device& device,
                                            const ComputePipeline& pipeline);
 
-  Dispatcher(Dispatcher&& other) noexcept;
-  Dispatcher& operator=(Dispatcher&& other) noexcept;
-  Dispatcher(const Dispatcher&) = delete;
-  Dispatcher& operator=(const Dispatcher&) = delete;
+  Dispatcher(Dispatcher&& other) noexcept = default;
+  // Not assignable: the submission in flight would have to be waited for
+  // first.
+  Dispatcher& operator=(Dispatcher&& other) = delete;
   // Waits for an in-flight submission to finish, then destroys.
   ~Dispatcher();
 
@@ -115,7 +116,6 @@ class Dispatcher {
 
  private:
   Dispatcher() = default;
-  void Destroy();
 
   VkDevice device_ = VK_NULL_HANDLE;
   VkQueue queue_ = VK_NULL_HANDLE;
@@ -126,17 +126,17 @@ class Dispatcher {
   uint32_t push_constant_bytes_ = 0;
   uint32_t max_groups_x_ = 0;
 
-  VkCommandPool command_pool_ = VK_NULL_HANDLE;
-  VkCommandBuffer command_buffer_ = VK_NULL_HANDLE;
-  VkFence fence_ = VK_NULL_HANDLE;
+  OwnedCommandPool command_pool_;
+  VkCommandBuffer command_buffer_ = VK_NULL_HANDLE;  // freed with the pool
+  OwnedFence fence_;
   // Two timestamps per submission (before and after the dispatch); null
   // where the queue family has no timestamps.
-  VkQueryPool timestamps_ = VK_NULL_HANDLE;
+  OwnedQueryPool timestamps_;
   double timestamp_period_ns_ = 1.0;
   uint64_t timestamp_mask_ = 0;
   std::optional<DeviceInterval> interval_;  // of the last finished one
-  VkDescriptorPool descriptor_pool_ = VK_NULL_HANDLE;
-  VkDescriptorSet descriptor_set_ = VK_NULL_HANDLE;
+  OwnedDescriptorPool descriptor_pool_;
+  VkDescriptorSet descriptor_set_ = VK_NULL_HANDLE;  // freed with the pool
   bool bound_ = false;
   bool in_flight_ = false;  // submitted and not yet observed finished
 };

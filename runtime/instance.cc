@@ -124,59 +124,29 @@ absl::StatusOr<Instance> Instance::Create(const InstanceOptions& options) {
     info.enabledExtensionCount = 1;
     info.ppEnabledExtensionNames = extensions;
   }
-  RINGFUZZ_VK_RETURN_IF_ERROR(
-      Vk().vkCreateInstance(&info, nullptr, &instance.instance_));
+  RINGFUZZ_VK_RETURN_IF_ERROR(Vk().vkCreateInstance(
+      &info, nullptr, instance.instance_.Receive(nullptr)));
+  const VkInstance handle = instance.instance_.get();
 
   if (validation) {
     auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
-        Vk().vkGetInstanceProcAddr(instance.instance_,
-                                   "vkCreateDebugUtilsMessengerEXT"));
-    instance.destroy_messenger_ =
-        reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
-            Vk().vkGetInstanceProcAddr(instance.instance_,
-                                       "vkDestroyDebugUtilsMessengerEXT"));
-    if (create == nullptr || instance.destroy_messenger_ == nullptr) {
+        Vk().vkGetInstanceProcAddr(handle, "vkCreateDebugUtilsMessengerEXT"));
+    const auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
+        Vk().vkGetInstanceProcAddr(handle, "vkDestroyDebugUtilsMessengerEXT"));
+    if (create == nullptr || destroy == nullptr) {
       return absl::FailedPreconditionError(
           "The Vulkan loader did not provide VK_EXT_debug_utils although it "
           "was enabled. Reinstall vulkan-validationlayers and libvulkan1.");
     }
-    RINGFUZZ_VK_RETURN_IF_ERROR(create(instance.instance_, &messenger_info,
-                                       nullptr, &instance.messenger_));
+    RINGFUZZ_VK_RETURN_IF_ERROR(create(handle, &messenger_info, nullptr,
+                                       instance.messenger_.Receive(handle)));
   }
   return instance;
 }
 
-Instance::Instance(Instance&& other) noexcept
-    : instance_(std::exchange(other.instance_, VK_NULL_HANDLE)),
-      messenger_(std::exchange(other.messenger_, VK_NULL_HANDLE)),
-      destroy_messenger_(std::exchange(other.destroy_messenger_, nullptr)),
-      log_(std::move(other.log_)),
-      api_version_(other.api_version_) {}
-
-Instance& Instance::operator=(Instance&& other) noexcept {
-  if (this != &other) {
-    Destroy();
-    instance_ = std::exchange(other.instance_, VK_NULL_HANDLE);
-    messenger_ = std::exchange(other.messenger_, VK_NULL_HANDLE);
-    destroy_messenger_ = std::exchange(other.destroy_messenger_, nullptr);
-    log_ = std::move(other.log_);
-    api_version_ = other.api_version_;
-  }
-  return *this;
-}
-
-Instance::~Instance() { Destroy(); }
-
-void Instance::Destroy() {
-  if (messenger_ != VK_NULL_HANDLE) {
-    destroy_messenger_(instance_, messenger_, nullptr);
-    messenger_ = VK_NULL_HANDLE;
-  }
-  if (instance_ != VK_NULL_HANDLE) {
-    Vk().vkDestroyInstance(instance_, nullptr);
-    instance_ = VK_NULL_HANDLE;
-  }
-}
+// Members go in reverse order of declaration (instance.h).
+Instance::Instance(Instance&& other) noexcept = default;
+Instance::~Instance() = default;
 
 uint64_t Instance::validation_messages() const {
   if (log_ == nullptr) return 0;
@@ -217,7 +187,7 @@ absl::StatusOr<std::vector<VkPhysicalDevice>> PhysicalDevices(
 absl::StatusOr<std::vector<PhysicalDeviceInfo>> Instance::EnumerateDevices()
     const {
   RINGFUZZ_ASSIGN_OR_RETURN(std::vector<VkPhysicalDevice> devices,
-                            PhysicalDevices(instance_));
+                            PhysicalDevices(instance_.get()));
   std::vector<PhysicalDeviceInfo> infos;
   for (uint32_t i = 0; i < devices.size(); ++i) {
     infos.push_back(QueryPhysicalDevice(devices[i], i));
@@ -228,7 +198,7 @@ absl::StatusOr<std::vector<PhysicalDeviceInfo>> Instance::EnumerateDevices()
 absl::StatusOr<VkPhysicalDevice> Instance::PhysicalDevice(
     uint32_t index) const {
   RINGFUZZ_ASSIGN_OR_RETURN(std::vector<VkPhysicalDevice> devices,
-                            PhysicalDevices(instance_));
+                            PhysicalDevices(instance_.get()));
   if (index >= devices.size()) {
     return absl::OutOfRangeError(absl::StrCat(
         "Vulkan device index ", index, " does not exist (there are ",

@@ -13,6 +13,7 @@
 
 #include "absl/status/statusor.h"
 #include "runtime/device_info.h"
+#include "runtime/vk_owned.h"
 
 namespace ringfuzz::vk {
 
@@ -34,15 +35,14 @@ class Instance {
   static absl::StatusOr<Instance> Create(const InstanceOptions& options);
 
   Instance(Instance&& other) noexcept;
-  Instance& operator=(Instance&& other) noexcept;
-  Instance(const Instance&) = delete;
-  Instance& operator=(const Instance&) = delete;
+  // Not assignable: the messenger must go before its instance.
+  Instance& operator=(Instance&& other) = delete;
   ~Instance();
 
-  VkInstance handle() const { return instance_; }
+  VkInstance handle() const { return instance_.get(); }
   // The apiVersion the instance was created with (1.2 or 1.3).
   uint32_t api_version() const { return api_version_; }
-  bool validation_enabled() const { return messenger_ != VK_NULL_HANDLE; }
+  bool validation_enabled() const { return static_cast<bool>(messenger_); }
 
   // Number of WARNING or ERROR messages the validation layer (or loader)
   // reported since creation; 0 when validation is off. Thread-safe: the
@@ -64,12 +64,12 @@ class Instance {
   struct ValidationLog;
 
   Instance() = default;
-  void Destroy();
 
-  VkInstance instance_ = VK_NULL_HANDLE;
-  VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
-  PFN_vkDestroyDebugUtilsMessengerEXT destroy_messenger_ = nullptr;
+  // Destroyed in reverse order: the messenger before its instance, the log
+  // last (the layer reports into it until the instance is gone).
   std::unique_ptr<ValidationLog> log_;
+  OwnedInstance instance_;
+  OwnedMessenger messenger_;
   uint32_t api_version_ = 0;
 };
 

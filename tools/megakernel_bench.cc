@@ -38,29 +38,46 @@
 #include <utility>
 #include <vector>
 
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
 #include "corpus/file_read.h"
 #include "fuzz/gpu/gpu_executor.h"
 #include "shaders/ringfuzz_wire.h"
 
+ABSL_FLAG(std::string, target, "", "the target file (.fz), required");
+ABSL_FLAG(std::string, device, "", "the device (ringfuzz -device)");
+ABSL_FLAG(double, seconds, 5, "how long to measure");
+ABSL_FLAG(uint32_t, max_len, 64, "the executor's max_len");
+ABSL_FLAG(uint32_t, opcode, 8, "the work items' opcode");
+ABSL_FLAG(uint32_t, stack, 4, "mutations stacked per mutant");
+ABSL_FLAG(bool, coverage, true, "the coverage hooks");
+ABSL_FLAG(bool, compares, true, "the compare hooks");
+ABSL_FLAG(bool, bounds, true, "the bounds hooks");
+ABSL_FLAG(bool, conditions, true, "the condition hooks");
+ABSL_FLAG(bool, value_profile, false, "compare-distance features");
+ABSL_FLAG(std::string, mutation, "auto", "auto, flat or branching");
+ABSL_FLAG(std::string, parent, "", "the parent input (16 x 'A' if empty)");
+ABSL_FLAG(bool, keep_going, false, "faults do not end a batch");
+ABSL_FLAG(uint32_t, coherent_lanes,
+          ringfuzz::GpuExecutorOptions{}.coherent_lanes,
+          "GpuExecutorOptions::coherent_lanes");
+ABSL_FLAG(std::string, coverage_mode, "auto", "auto, precise or signature");
+ABSL_FLAG(bool, havoc_build, true, "GpuExecutorOptions::havoc_build");
+ABSL_FLAG(std::string, ring_memory, "auto", "auto, host or device");
+ABSL_FLAG(int64_t, slots, -1, "slots per batch (-1: the device's choice)");
+ABSL_FLAG(int64_t, execs, -1, "executions per slot (-1: the device's choice)");
+ABSL_FLAG(uint32_t, calibrate, 0,
+          "measure ExecuteEach on N mutants instead of fuzzing");
+ABSL_FLAG(bool, deferred, true, "GpuExecutorOptions::deferred_coverage");
+
 namespace {
 
-std::string Flag(int argc, char** argv, const std::string& name,
-                 const std::string& fallback) {
-  const std::string prefix = "-" + name + "=";
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    if (arg.rfind(prefix, 0) == 0) return arg.substr(prefix.size());
-  }
-  return fallback;
-}
-
-// Sets `out` to the value that -name=... names among `choices` (the first
-// one when the flag is absent). Returns false, after printing the choices,
-// for any other value.
+// Sets `out` to the value that `value` names among `choices`. Returns false,
+// after printing the choices, for any other value.
 template <typename E>
-bool Choose(int argc, char** argv, const std::string& name,
+bool Choose(const char* flag, const std::string& value,
             std::initializer_list<std::pair<const char*, E>> choices, E& out) {
-  const std::string value = Flag(argc, argv, name, choices.begin()->first);
   std::string names;
   for (const auto& [text, choice] : choices) {
     if (value == text) {
@@ -69,8 +86,8 @@ bool Choose(int argc, char** argv, const std::string& name,
     }
     names += names.empty() ? text : std::string(", ") + text;
   }
-  std::fprintf(stderr, "-%s must be one of %s, not '%s'\n", name.c_str(),
-               names.c_str(), value.c_str());
+  std::fprintf(stderr, "-%s must be one of %s, not '%s'\n", flag, names.c_str(),
+               value.c_str());
   return false;
 }
 
@@ -121,43 +138,49 @@ int BenchCalibration(ringfuzz::GpuExecutor& executor,
 }  // namespace
 
 int main(int argc, char** argv) {
+  absl::SetProgramUsageMessage(
+      "megakernel_bench -target=FILE [flags]: raw megakernel throughput "
+      "(see the top of tools/megakernel_bench.cc)");
+  if (absl::ParseCommandLine(argc, argv).size() != 1) {
+    std::fprintf(stderr, "megakernel_bench takes no positional arguments\n");
+    return 2;
+  }
   ringfuzz::GpuExecutorOptions options;
-  options.target_path = Flag(argc, argv, "target", "");
-  options.device = Flag(argc, argv, "device", "");
-  options.max_len = std::stoul(Flag(argc, argv, "max_len", "64"));
-  options.coverage = Flag(argc, argv, "coverage", "1") != "0";
-  options.compares = Flag(argc, argv, "compares", "1") != "0";
-  options.bounds = Flag(argc, argv, "bounds", "1") != "0";
-  options.conditions = Flag(argc, argv, "conditions", "1") != "0";
+  options.target_path = absl::GetFlag(FLAGS_target);
+  options.device = absl::GetFlag(FLAGS_device);
+  options.max_len = absl::GetFlag(FLAGS_max_len);
+  options.coverage = absl::GetFlag(FLAGS_coverage);
+  options.compares = absl::GetFlag(FLAGS_compares);
+  options.bounds = absl::GetFlag(FLAGS_bounds);
+  options.conditions = absl::GetFlag(FLAGS_conditions);
   // -keep_going=1: faults do not end a batch (as in campaigns with
   // -keep_going=1); without it a fault-prone parent measures batch ends.
-  options.keep_going = Flag(argc, argv, "keep_going", "0") == "1";
+  options.keep_going = absl::GetFlag(FLAGS_keep_going);
   using Engine = ringfuzz::GpuExecutorOptions::MutationEngine;
   using Mode = ringfuzz::GpuExecutorOptions::CoverageMode;
   using RingMemory = ringfuzz::GpuExecutorOptions::RingMemory;
-  if (!Choose(argc, argv, "mutation",
+  if (!Choose("mutation", absl::GetFlag(FLAGS_mutation),
               {{"auto", Engine::kAuto},
                {"flat", Engine::kFlat},
                {"branching", Engine::kBranching}},
               options.mutation_engine) ||
-      !Choose(argc, argv, "coverage_mode",
+      !Choose("coverage_mode", absl::GetFlag(FLAGS_coverage_mode),
               {{"auto", Mode::kAuto},
                {"precise", Mode::kPrecise},
                {"signature", Mode::kSignature}},
               options.coverage_mode) ||
-      !Choose(argc, argv, "ring_memory",
+      !Choose("ring_memory", absl::GetFlag(FLAGS_ring_memory),
               {{"auto", RingMemory::kAuto},
                {"host", RingMemory::kHost},
                {"device", RingMemory::kDevice}},
               options.ring_memory)) {
     return 2;
   }
-  options.value_profile = Flag(argc, argv, "value_profile", "0") == "1";
-  options.havoc_build = Flag(argc, argv, "havoc_build", "1") != "0";
-  options.deferred_coverage = Flag(argc, argv, "deferred", "1") != "0";
-  options.coherent_lanes = std::stoul(Flag(
-      argc, argv, "coherent_lanes", std::to_string(options.coherent_lanes)));
-  const double seconds = std::stod(Flag(argc, argv, "seconds", "5"));
+  options.value_profile = absl::GetFlag(FLAGS_value_profile);
+  options.havoc_build = absl::GetFlag(FLAGS_havoc_build);
+  options.deferred_coverage = absl::GetFlag(FLAGS_deferred);
+  options.coherent_lanes = absl::GetFlag(FLAGS_coherent_lanes);
+  const double seconds = absl::GetFlag(FLAGS_seconds);
   if (options.target_path.empty()) {
     std::fprintf(stderr,
                  "usage: megakernel_bench -target=FILE [-device=...] "
@@ -174,8 +197,7 @@ int main(int argc, char** argv) {
   // The parent of every mutant: -parent=FILE, else 16 x 'A' (which fails
   // the bundled targets' header checks early: a shallow path).
   ringfuzz::Bytes seed(16, 0x41);
-  if (const std::string parent = Flag(argc, argv, "parent", "");
-      !parent.empty()) {
+  if (const std::string parent = absl::GetFlag(FLAGS_parent); !parent.empty()) {
     // The executor runs at most max_len bytes of it (AddInput truncates).
     absl::StatusOr<ringfuzz::Bytes> read =
         ringfuzz::ReadFilePrefix(parent, (*executor)->max_len());
@@ -187,23 +209,24 @@ int main(int argc, char** argv) {
     seed = *std::move(read);
   }
   if (!(*executor)->AddInput(seed).ok()) return 1;
-  if (const uint32_t n = std::stoul(Flag(argc, argv, "calibrate", "0"));
-      n > 0) {
+  if (const uint32_t n = absl::GetFlag(FLAGS_calibrate); n > 0) {
     return BenchCalibration(**executor, seed, n, seconds);
   }
   ringfuzz::BatchShape shape = (*executor)->PreferredBatch();
-  shape.slots =
-      std::stoul(Flag(argc, argv, "slots", std::to_string(shape.slots)));
-  shape.execs_per_slot = std::stoul(
-      Flag(argc, argv, "execs", std::to_string(shape.execs_per_slot)));
+  if (absl::GetFlag(FLAGS_slots) >= 0) {
+    shape.slots = static_cast<uint32_t>(absl::GetFlag(FLAGS_slots));
+  }
+  if (absl::GetFlag(FLAGS_execs) >= 0) {
+    shape.execs_per_slot = static_cast<uint32_t>(absl::GetFlag(FLAGS_execs));
+  }
   std::printf("batch: %u slots x %u executions; ring in %s memory\n",
               shape.slots, shape.execs_per_slot,
               (*executor)->ring_in_device_memory() ? "device" : "host");
   std::vector<ringfuzz::WorkItem> work(shape.slots);
   for (auto& item : work) {
-    item.opcode = std::stoul(Flag(argc, argv, "opcode", "8"));
+    item.opcode = absl::GetFlag(FLAGS_opcode);
     item.count = shape.execs_per_slot;
-    item.stack = std::stoul(Flag(argc, argv, "stack", "4"));
+    item.stack = absl::GetFlag(FLAGS_stack);
   }
   // Warm-up: lavapipe compiles the pipeline on first use; keep that out.
   if (auto warm = (*executor)->RunBatch(work, 1u << 30); !warm.ok()) {
@@ -211,13 +234,7 @@ int main(int argc, char** argv) {
                  std::string(warm.status().message()).c_str());
     return 1;
   }
-  auto cpu_seconds = [] {
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    return usage.ru_utime.tv_sec + usage.ru_utime.tv_usec * 1e-6 +
-           usage.ru_stime.tv_sec + usage.ru_stime.tv_usec * 1e-6;
-  };
-  const double cpu_start = cpu_seconds();
+  const double cpu_start = CpuSeconds();
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
   uint64_t execs = 0, finds = 0, batches = 0;
@@ -243,7 +260,7 @@ int main(int argc, char** argv) {
       (unsigned long long)(*executor)->candidates_evaluated());
   // CPU time of the measured loop: on lavapipe the device is this process's
   // threads, so executions per CPU-second is robust to other load.
-  const double cpu = cpu_seconds() - cpu_start;
+  const double cpu = CpuSeconds() - cpu_start;
   std::printf("exec/s: %.0f  (loop cpu %.1fs, execs per cpu-second %.0f)\n",
               execs / elapsed, cpu, execs / cpu);
   std::printf("batch time: %.3f ms mean\n", 1e3 * elapsed / batches);

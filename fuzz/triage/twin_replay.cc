@@ -6,7 +6,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "fuzz/triage/subprocess.h"
+#include "fuzz/engine/subprocess.h"
 
 namespace ringfuzz {
 

@@ -13,17 +13,10 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-
-extern char** environ;
+#include "fuzz/engine/child_process.h"
 
 namespace ringfuzz {
 namespace {
-
-int ExitCodeOf(int status) {
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
-  return 1;
-}
 
 // Writes `text` to `fd` with no allocation (the child after fork).
 void WriteRaw(int fd, const char* text) {
@@ -60,28 +53,9 @@ absl::StatusOr<WorkerProcess> WorkerProcess::Start(
   }
   // Everything the child needs is built before fork: after it, only
   // async-signal-safe calls.
-  std::vector<std::string> argv_text = {program};
-  argv_text.insert(argv_text.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  argv.reserve(argv_text.size() + 1);
-  for (std::string& arg : argv_text) argv.push_back(arg.data());
-  argv.push_back(nullptr);
-  std::vector<std::string> env_text;
-  for (char** e = environ; *e != nullptr; ++e) {
-    bool replaced = false;
-    for (const auto& [name, value] : env) {
-      replaced |= strncmp(*e, name.c_str(), name.size()) == 0 &&
-                  (*e)[name.size()] == '=';
-    }
-    if (!replaced) env_text.push_back(*e);
-  }
-  for (const auto& [name, value] : env) {
-    env_text.push_back(absl::StrCat(name, "=", value));
-  }
-  std::vector<char*> envp;
-  envp.reserve(env_text.size() + 1);
-  for (std::string& entry : env_text) envp.push_back(entry.data());
-  envp.push_back(nullptr);
+  std::vector<std::string> argv = {program};
+  argv.insert(argv.end(), args.begin(), args.end());
+  const ChildCommand command(std::move(argv), env);
   const std::string failed = absl::StrCat("ERROR: cannot run ", program, ": ");
   const pid_t parent = getpid();
 
@@ -108,7 +82,7 @@ absl::StatusOr<WorkerProcess> WorkerProcess::Start(
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, nullptr);
-    execve(argv[0], argv.data(), envp.data());
+    execve(command.argv()[0], command.argv(), command.envp());
     const int err = errno;
     WriteRaw(STDERR_FILENO, failed.c_str());
     WriteRaw(STDERR_FILENO, strerror(err));

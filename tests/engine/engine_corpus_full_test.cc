@@ -12,6 +12,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/corpus/temp_dir.h"
+#include "tests/engine/engine_run.h"
 #include "tests/engine/fake_clock.h"
 #include "tests/engine/fake_executor.h"
 
@@ -48,14 +49,10 @@ TEST(EngineCorpusFullTest, CorpusTheExecutorCannotGrowLosesNothing) {
   config.reload = 0;
   config.artifact_prefix = ::testing::TempDir();
   FakeClock clock;
-  std::ostringstream out;
-  Engine engine(config, executor, out, clock);
-  const int code = engine.Run({dir.path()});
-  const std::string log = out.str();
-  std::vector<Bytes> corpus;
-  for (size_t i = 0; i < engine.corpus().size(); ++i) {
-    corpus.push_back(engine.corpus().entry(i).data);
-  }
+  const EngineRun run = RunEngineOn(config, executor, {dir.path()}, clock);
+  const int code = run.code;
+  const std::string& log = run.log;
+  const std::vector<Bytes>& corpus = run.corpus;
   EXPECT_EQ(code, 1) << log;
   EXPECT_THAT(log, HasSubstr("ERROR: the executor could not take a new "
                              "corpus input: the corpus buffer is full"));

@@ -11,6 +11,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/corpus/temp_dir.h"
+#include "tests/engine/engine_run.h"
 #include "tests/engine/fake_clock.h"
 #include "tests/engine/fake_executor.h"
 
@@ -39,28 +40,12 @@ Config ReloadConfig() {
   return config;
 }
 
-struct Outcome {
-  int code = -1;
-  std::string log;
-  uint64_t executions = 0;
-  std::vector<Bytes> corpus;
-};
-
 // Runs the engine on `dir` with a clock that moves 10 ms per reading, so
 // that a -reload poll falls due every few batches.
-Outcome RunOn(const Config& config, FakeExecutor& executor,
-              const std::string& dir) {
+EngineRun RunOn(const Config& config, FakeExecutor& executor,
+                const std::string& dir) {
   FakeClock clock(absl::Milliseconds(10));
-  std::ostringstream out;
-  Engine engine(config, executor, out, clock);
-  Outcome run;
-  run.code = engine.Run({dir});
-  run.log = out.str();
-  run.executions = engine.total_executions();
-  for (size_t i = 0; i < engine.corpus().size(); ++i) {
-    run.corpus.push_back(engine.corpus().entry(i).data);
-  }
-  return run;
+  return RunEngineOn(config, executor, {dir}, clock);
 }
 
 TEST(EngineReloadTest, OtherProcessesFilesWithNewCoverageJoinTheCorpus) {
@@ -77,7 +62,7 @@ TEST(EngineReloadTest, OtherProcessesFilesWithNewCoverageJoinTheCorpus) {
     ASSERT_TRUE(WriteFileAtomically(dir.Sub(".tmp.1.2.x"), B("RINGF")).ok());
   };
   FakeExecutor executor(options);
-  const Outcome run = RunOn(ReloadConfig(), executor, dir.path());
+  const EngineRun run = RunOn(ReloadConfig(), executor, dir.path());
   EXPECT_EQ(run.code, 0) << run.log;
   EXPECT_THAT(run.corpus, Contains(deep));
   EXPECT_THAT(run.log, HasSubstr("\tRELOAD cov: "));
@@ -99,7 +84,7 @@ TEST(EngineReloadTest, OwnFilesAndFilesWithoutNewCoverageStayOut) {
     ASSERT_TRUE(WriteFileAtomically(dir.Sub("dull"), B("zzzz")).ok());
   };
   FakeExecutor executor(options);
-  const Outcome run = RunOn(ReloadConfig(), executor, dir.path());
+  const EngineRun run = RunOn(ReloadConfig(), executor, dir.path());
   EXPECT_EQ(run.code, 0) << run.log;
   EXPECT_THAT(run.log, Not(HasSubstr("RELOAD")));
   EXPECT_THAT(run.log, Not(HasSubstr("stat::reloaded_units")));
@@ -124,7 +109,7 @@ TEST(EngineReloadTest, ReloadZeroNeverLooks) {
   FakeExecutor executor(options);
   Config config = ReloadConfig();
   config.reload = 0;
-  const Outcome run = RunOn(config, executor, dir.path());
+  const EngineRun run = RunOn(config, executor, dir.path());
   EXPECT_EQ(run.code, 0) << run.log;
   EXPECT_EQ(executor.executed_unmutated().size(), 1u);  // "\n" only
   EXPECT_THAT(run.log, Not(HasSubstr("RELOAD")));
@@ -146,7 +131,7 @@ TEST(EngineReloadTest, RunsStaysExactWithFilesArrivingThroughout) {
   FakeExecutor executor(options);
   Config config = ReloadConfig();
   config.runs = 5000;
-  const Outcome run = RunOn(config, executor, dir.path());
+  const EngineRun run = RunOn(config, executor, dir.path());
   EXPECT_EQ(run.code, 0) << run.log;
   EXPECT_EQ(run.executions, 5000u);
   EXPECT_GT(executor.executed_unmutated().size(), 20u);  // reloads ran
@@ -162,7 +147,7 @@ TEST(EngineReloadTest, ReloadedFileThatTriggersTheBugIsReported) {
     ASSERT_TRUE(WriteFileAtomically(dir.Sub("bad"), B(kMagic)).ok());
   };
   FakeExecutor executor(options);
-  const Outcome run = RunOn(ReloadConfig(), executor, dir.path());
+  const EngineRun run = RunOn(ReloadConfig(), executor, dir.path());
   EXPECT_EQ(run.code, 77) << run.log;
   EXPECT_THAT(run.log, HasSubstr(dir.Sub("bad") + " (from -reload)"));
   EXPECT_THAT(run.log, HasSubstr("deadly signal"));

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "corpus/atomic_file.h"
 #include "corpus/sha1.h"
@@ -25,6 +26,7 @@
 #include "shaders/ringfuzz_mutators.h"
 #include "shaders/ringfuzz_wire.h"
 #include "tests/corpus/temp_dir.h"
+#include "tests/engine/engine_run.h"
 #include "tests/engine/fake_clock.h"
 #include "tests/engine/fake_executor.h"
 
@@ -41,13 +43,6 @@ using ::testing::StartsWith;
 
 Bytes B(const std::string& s) { return Bytes(s.begin(), s.end()); }
 
-struct Outcome {
-  int code = -1;
-  std::string log;
-  uint64_t executions = 0;
-  size_t corpus_size = 0;
-};
-
 Config TestConfig() {
   Config config;
   config.seed = 1;
@@ -60,18 +55,12 @@ Config TestConfig() {
   return config;
 }
 
-Outcome RunEngine(const Config& config, FakeExecutor& executor,
-                  const std::vector<std::string>& positional,
-                  Clock* clock = nullptr) {
+EngineRun RunEngine(const Config& config, FakeExecutor& executor,
+                    const std::vector<std::string>& positional,
+                    Clock* clock = nullptr) {
   FakeClock frozen;
-  std::ostringstream out;
-  Engine engine(config, executor, out, clock != nullptr ? *clock : frozen);
-  Outcome outcome;
-  outcome.code = engine.Run(positional);
-  outcome.log = out.str();
-  outcome.executions = engine.total_executions();
-  outcome.corpus_size = engine.corpus().size();
-  return outcome;
+  return RunEngineOn(config, executor, positional,
+                     clock != nullptr ? *clock : frozen);
 }
 
 std::vector<std::string> Lines(const std::string& log) {
@@ -213,7 +202,7 @@ TEST(EngineTest, FindsTheMagicWritesTheArtifactAndExitsWithErrorCode) {
   Config config = TestConfig();
   config.artifact_prefix = dir.path() + "/";
   FakeExecutor executor;
-  Outcome run = RunEngine(config, executor, {});
+  EngineRun run = RunEngine(config, executor, {});
   EXPECT_EQ(run.code, 77);
   EXPECT_LT(run.executions, 2000000u);
   std::string pid = std::to_string(getpid());
@@ -252,13 +241,13 @@ TEST(EngineTest, SameSeedSameRun) {
   TempDir a, b;
   config.artifact_prefix = a.path() + "/";
   FakeExecutor first;
-  Outcome one = RunEngine(config, first, {});
+  EngineRun one = RunEngine(config, first, {});
   config.artifact_prefix = b.path() + "/";
   FakeExecutor second;
-  Outcome two = RunEngine(config, second, {});
+  EngineRun two = RunEngine(config, second, {});
   EXPECT_EQ(one.executions, two.executions);
   EXPECT_EQ(ListDir(a.path()), ListDir(b.path()));
-  EXPECT_EQ(one.corpus_size, two.corpus_size);
+  EXPECT_EQ(one.corpus.size(), two.corpus.size());
 }
 
 TEST(EngineTest, GoldenLogOfAShortRun) {
@@ -268,7 +257,7 @@ TEST(EngineTest, GoldenLogOfAShortRun) {
   FakeExecutorOptions options;
   options.magic = "0123456789abcdef";  // not found in 5000 runs
   FakeExecutor executor(options);
-  Outcome run = RunEngine(config, executor, {});
+  EngineRun run = RunEngine(config, executor, {});
   EXPECT_EQ(run.code, 0);
   std::vector<std::string> lines = Lines(MaskRss(run.log));
   ASSERT_GE(lines.size(), 10u);
@@ -287,7 +276,7 @@ TEST(EngineTest, GoldenLogOfAShortRun) {
                               "[0-9]+ MS: 1 (havoc|splice)-$"));
   }
   EXPECT_GT(new_lines, 0);
-  EXPECT_EQ(run.corpus_size, 1u + new_lines);
+  EXPECT_EQ(run.corpus.size(), 1u + new_lines);
   ASSERT_EQ(lines.size(), i + 13);
   EXPECT_THAT(lines[i], StartsWith("#5000\tDONE   cov: "));
   EXPECT_EQ(lines[i + 1], "Done 5000 runs in 0 second(s)");
@@ -328,7 +317,7 @@ TEST(EngineTest, NamedMutatorsInNewLinesBugReportsAndStats) {
   FakeExecutorOptions options;
   options.name_mutators = true;
   FakeExecutor executor(options);
-  Outcome run = RunEngine(config, executor, {});
+  EngineRun run = RunEngine(config, executor, {});
   EXPECT_EQ(run.code, 77);
   const std::string names =
       "((ChangeByte|InsertByte|EraseBytes|CrossOver|AddFromManualDict)-)+";
@@ -373,7 +362,7 @@ TEST(EngineTest, RunsIsExact) {
     options.magic = "0123456789abcdef";
     options.max_execs_per_item = bound;
     FakeExecutor executor(options);
-    Outcome run = RunEngine(config, executor, {});
+    EngineRun run = RunEngine(config, executor, {});
     EXPECT_EQ(run.code, 0) << run.log;
     EXPECT_EQ(run.executions, 12345u);
     EXPECT_EQ(executor.executions(), 12345u);
@@ -396,7 +385,7 @@ TEST(EngineTest, OverlappedBatchesKeepTwoInFlightAndFindTheMagic) {
   FakeExecutorOptions options;
   options.overlap = 2;
   FakeExecutor executor(options);
-  Outcome run = RunEngine(config, executor, {});
+  EngineRun run = RunEngine(config, executor, {});
   EXPECT_EQ(run.code, 77) << run.log;  // libFuzzer.s -error_exitcode
   EXPECT_EQ(executor.most_in_flight(), 2u);
   EXPECT_THAT(run.log, HasSubstr("fz_crash"));
@@ -411,7 +400,7 @@ TEST(EngineTest, RunsIsExactWithOverlappedBatches) {
   options.magic = "0123456789abcdef";
   options.overlap = 2;
   FakeExecutor executor(options);
-  Outcome run = RunEngine(config, executor, {});
+  EngineRun run = RunEngine(config, executor, {});
   EXPECT_EQ(run.code, 0) << run.log;
   EXPECT_EQ(run.executions, 12345u);
   EXPECT_EQ(executor.executions(), 12345u);
@@ -433,7 +422,7 @@ FakeExecutor RunOverlapped(absl::Duration device_time) {
   options.overlap = 2;
   options.device_time = device_time;
   FakeExecutor executor(options);
-  Outcome run = RunEngine(config, executor, {});
+  EngineRun run = RunEngine(config, executor, {});
   EXPECT_EQ(run.code, 0) << run.log;
   EXPECT_EQ(executor.batches().size(), executor.in_flight_at_submit().size());
   return executor;
@@ -489,7 +478,7 @@ TEST(EngineTest, OverlappedBatchesGiveNewEntriesTheNextBatchPlanned) {
   options.magic = "0123456789abcdef";
   options.overlap = 2;
   FakeExecutor executor(options);
-  Outcome run = RunEngine(config, executor, {});
+  EngineRun run = RunEngine(config, executor, {});
   ASSERT_EQ(run.code, 0) << run.log;
   const auto& batches = executor.batches();
   const auto& inputs = executor.inputs_at_submit();
@@ -522,7 +511,7 @@ TEST(EngineTest, SeedsAlwaysRunEvenBeyondRuns) {
   Config config = TestConfig();
   config.runs = 0;
   FakeExecutor executor;
-  Outcome run = RunEngine(config, executor, {dir.path()});
+  EngineRun run = RunEngine(config, executor, {dir.path()});
   EXPECT_EQ(run.code, 0);
   EXPECT_EQ(run.executions, 3u);
   EXPECT_THAT(executor.batches(), IsEmpty());
@@ -543,7 +532,7 @@ TEST(EngineTest, NewInputsAreSavedBySha1InTheFirstDirectory) {
   FakeExecutorOptions options;
   options.magic = "FUZZING-IS-FUN-!";
   FakeExecutor executor(options);
-  Outcome run = RunEngine(config, executor, {out, seeds});
+  EngineRun run = RunEngine(config, executor, {out, seeds});
   ASSERT_EQ(run.code, 0) << run.log;
   EXPECT_THAT(run.log, HasSubstr("INFO: created corpus directory " + out));
   EXPECT_THAT(run.log, HasSubstr("INFO: Loaded 0 files from " + out));
@@ -557,7 +546,7 @@ TEST(EngineTest, NewInputsAreSavedBySha1InTheFirstDirectory) {
   }
   EXPECT_GT(saved.size(), 0u);
   EXPECT_EQ(saved.size(), new_lines);
-  EXPECT_EQ(run.corpus_size, 2 + new_lines);  // both seeds added coverage
+  EXPECT_EQ(run.corpus.size(), 2 + new_lines);  // both seeds added coverage
   for (const std::string& name : saved) {
     EXPECT_EQ(name, Sha1Hex(*ReadFile(JoinPath(out, name))));
   }
@@ -573,7 +562,7 @@ TEST(EngineTest, RunningFilesReportsAndExits) {
   config.artifact_prefix = dir.Sub("artifacts/");  // must stay unused
 
   FakeExecutor ok;
-  Outcome good = RunEngine(config, ok, {dir.Sub("ok1"), dir.Sub("ok2")});
+  EngineRun good = RunEngine(config, ok, {dir.Sub("ok1"), dir.Sub("ok2")});
   EXPECT_EQ(good.code, 0);
   EXPECT_EQ(good.log,
             "INFO: Seed: 1\n"
@@ -598,7 +587,7 @@ TEST(EngineTest, RunningFilesReportsAndExits) {
   EXPECT_THAT(ok.batches(), IsEmpty());
 
   FakeExecutor bad;
-  Outcome crash = RunEngine(config, bad, {dir.Sub("ok1"), dir.Sub("crash")});
+  EngineRun crash = RunEngine(config, bad, {dir.Sub("ok1"), dir.Sub("crash")});
   EXPECT_EQ(crash.code, 77);
   EXPECT_THAT(crash.log,
               HasSubstr("Running: " + dir.Sub("crash") +
@@ -612,7 +601,8 @@ TEST(EngineTest, RunningFilesReportsAndExits) {
   FakeExecutorOptions timeout_options;
   timeout_options.bug = Find::Kind::kTimeout;
   FakeExecutor slow(timeout_options);
-  Outcome timeout = RunEngine(config, slow, {dir.Sub("ok1"), dir.Sub("crash")});
+  EngineRun timeout =
+      RunEngine(config, slow, {dir.Sub("ok1"), dir.Sub("crash")});
   EXPECT_EQ(timeout.code, 70);
   EXPECT_EQ(slow.executed_unmutated().size(), 4u);
   EXPECT_THAT(timeout.log,
@@ -629,7 +619,7 @@ TEST(EngineTest, OverreadAndTimeoutArtifacts) {
   FakeExecutorOptions overread;
   overread.bug = Find::Kind::kOverread;
   FakeExecutor a(overread);
-  Outcome o = RunEngine(config, a, {});
+  EngineRun o = RunEngine(config, a, {});
   EXPECT_EQ(o.code, 77);
   EXPECT_THAT(o.log, ContainsRegex("runtime error: index [0-9]+ out of bounds "
                                    "for type 'const uint8_t\\[[0-9]+\\]'\n"
@@ -646,7 +636,7 @@ TEST(EngineTest, OverreadAndTimeoutArtifacts) {
   FakeExecutorOptions timeout;
   timeout.bug = Find::Kind::kTimeout;
   FakeExecutor b(timeout);
-  Outcome t = RunEngine(config, b, {});
+  EngineRun t = RunEngine(config, b, {});
   EXPECT_EQ(t.code, 42);
   ASSERT_EQ(ListDir(dir2.path()).size(), 1u);
   EXPECT_THAT(ListDir(dir2.path())[0], StartsWith("timeout-"));
@@ -659,7 +649,7 @@ TEST(EngineTest, ExactArtifactPathAndCustomErrorExitCode) {
   config.artifact_prefix = dir.Sub("ignored-");
   config.error_exitcode = 3;
   FakeExecutor executor;
-  Outcome run = RunEngine(config, executor, {});
+  EngineRun run = RunEngine(config, executor, {});
   EXPECT_EQ(run.code, 3);
   EXPECT_THAT(ListDir(dir.path()), ElementsAre("the_crash"));
   EXPECT_THAT(run.log,
@@ -677,7 +667,7 @@ TEST(EngineTest, ArtifactWriteFailureKeepsTheInputInTheLog) {
   FakeExecutorOptions options;
   options.max_len = 1024;
   FakeExecutor executor(options);
-  Outcome run = RunEngine(config, executor, {dir.path()});
+  EngineRun run = RunEngine(config, executor, {dir.path()});
   EXPECT_EQ(run.code, 77);  // the bug was found; that is what the code says
   EXPECT_THAT(run.log,
               HasSubstr("MS: 0 ; base unit: " + std::string(40, '0') + "\n"));
@@ -729,7 +719,7 @@ TEST(EngineTest, CorpusWriteFailureKeepsEveryInputInAFallbackDirectory) {
   FakeExecutor executor(options);
   Config config = TestConfig();
   config.runs = 20000;
-  Outcome run = RunEngine(config, executor, {out});
+  EngineRun run = RunEngine(config, executor, {out});
   EXPECT_EQ(run.code, 0);
   EXPECT_THAT(run.log, HasSubstr("WARNING: a new input could not be saved to "
                                  "the corpus directory: cannot write '" +
@@ -743,7 +733,7 @@ TEST(EngineTest, CorpusWriteFailureKeepsEveryInputInAFallbackDirectory) {
   std::vector<std::string> saved = ListDir(fallback);
   EXPECT_EQ(saved.size(), reported);
   for (const std::string& name : saved) {
-    absl::StatusOr<Bytes> data = ReadFile(fallback + "/" + name);
+    absl::StatusOr<Bytes> data = ReadFile(absl::StrCat(fallback, "/", name));
     ASSERT_TRUE(data.ok());
     EXPECT_EQ(Sha1Hex(*data), name);
   }
@@ -763,7 +753,7 @@ TEST(EngineTest, InputsNoDirectoryTakesArePrintedInTheLog) {
   FakeExecutor executor(options);
   Config config = TestConfig();
   config.runs = 20000;
-  Outcome run = RunEngine(config, executor, {out});
+  EngineRun run = RunEngine(config, executor, {out});
   EXPECT_EQ(run.code, 0);
   const size_t reported = NewLines(run.log);
   ASSERT_GT(reported, 0u);
@@ -800,7 +790,7 @@ TEST(EngineTest, InterruptStopsLikeLibFuzzer) {
     FakeExecutor executor(options);
     Config config = TestConfig();
     config.print_final_stats = true;
-    Outcome run = RunEngine(config, executor, {out});
+    EngineRun run = RunEngine(config, executor, {out});
     ResetInterrupt();
     EXPECT_EQ(run.code, 72) << run.log;
     EXPECT_THAT(run.log, HasSubstr("==" + std::to_string(getpid()) +
@@ -888,7 +878,7 @@ TEST(EngineTest, SeedThatCrashesStopsBeforeFuzzing) {
   Config config = TestConfig();
   config.artifact_prefix = dir.path() + "/";
   FakeExecutor executor;
-  Outcome run = RunEngine(config, executor, {dir.path()});
+  EngineRun run = RunEngine(config, executor, {dir.path()});
   EXPECT_EQ(run.code, 77);
   EXPECT_THAT(executor.batches(), IsEmpty());
   EXPECT_THAT(run.log, Not(HasSubstr("INITED")));
@@ -905,7 +895,7 @@ TEST(EngineTest, DictionaryIsLoadedAndUsed) {
   config.dict = dir.Sub("good.dict");
   config.artifact_prefix = dir.path() + "/";
   FakeExecutor executor;
-  Outcome run = RunEngine(config, executor, {});
+  EngineRun run = RunEngine(config, executor, {});
   EXPECT_EQ(run.code, 77);
   EXPECT_THAT(run.log, HasSubstr("Dictionary: 1 entries\n"));
   EXPECT_THAT(executor.dictionary(), ElementsAre(B("FUZ!")));
@@ -923,7 +913,7 @@ TEST(EngineTest, DictionaryErrorsNameFileAndLine) {
   Config config = TestConfig();
   config.dict = dir.Sub("bad.dict");
   FakeExecutor executor;
-  Outcome run = RunEngine(config, executor, {});
+  EngineRun run = RunEngine(config, executor, {});
   EXPECT_EQ(run.code, 1);
   EXPECT_EQ(run.log,
             "INFO: Seed: 1\nERROR: cannot use -dict: " + dir.Sub("bad.dict") +
@@ -940,7 +930,7 @@ TEST(EngineTest, UnreadableCorpusEntriesAreWarningsAndLongSeedsTruncated) {
   options.max_len = 32;
   options.magic = "0123456789abcdef";
   FakeExecutor executor(options);
-  Outcome run = RunEngine(config, executor, {dir.path()});
+  EngineRun run = RunEngine(config, executor, {dir.path()});
   EXPECT_EQ(run.code, 0) << run.log;
   EXPECT_THAT(run.log, HasSubstr("WARNING: skipped '" + dir.Sub("dangling") +
                                  "': No such file or directory\n"));
@@ -954,7 +944,7 @@ TEST(EngineTest, MissingSecondCorpusDirectoryIsAnError) {
   TempDir dir;
   Config config = TestConfig();
   FakeExecutor executor;
-  Outcome run = RunEngine(config, executor, {dir.path(), dir.Sub("nope")});
+  EngineRun run = RunEngine(config, executor, {dir.path(), dir.Sub("nope")});
   EXPECT_EQ(run.code, 1);
   EXPECT_THAT(run.log, HasSubstr("ERROR: corpus directory '" + dir.Sub("nope") +
                                  "' does not exist"));
@@ -968,7 +958,7 @@ TEST(EngineTest, UninstrumentedTargetStillFuzzes) {
   options.coverage = false;
   options.magic = "0123456789abcdef";
   FakeExecutor executor(options);
-  Outcome run = RunEngine(config, executor, {});
+  EngineRun run = RunEngine(config, executor, {});
   EXPECT_EQ(run.code, 0);
   EXPECT_THAT(run.log, HasSubstr("WARNING: no interesting inputs were found"));
   EXPECT_THAT(executor.inputs(), ElementsAre(B("\n")));
@@ -983,7 +973,7 @@ TEST(EngineTest, MaxTotalTimeStopsTheLoop) {
   options.magic = "0123456789abcdef";
   FakeExecutor executor(options);
   FakeClock clock(absl::Milliseconds(100));  // every reading is 0.1 s later
-  Outcome run = RunEngine(config, executor, {}, &clock);
+  EngineRun run = RunEngine(config, executor, {}, &clock);
   EXPECT_EQ(run.code, 0);
   EXPECT_THAT(run.log,
               ContainsRegex("Done [0-9]+ runs in [5-6] second\\(s\\)"));
@@ -1001,7 +991,7 @@ TEST(EngineTest, PulseLines) {
   options.magic = "0123456789abcdef";
   FakeExecutor executor(options);
   FakeClock clock(absl::Seconds(1));
-  Outcome run = RunEngine(config, executor, {}, &clock);
+  EngineRun run = RunEngine(config, executor, {}, &clock);
   std::vector<uint64_t> pulses;
   for (const std::string& line : Lines(run.log)) {
     if (line.find("\tpulse  ") == std::string::npos) continue;
@@ -1013,7 +1003,7 @@ TEST(EngineTest, PulseLines) {
   config.report_interval = 3;
   FakeExecutor again(options);
   FakeClock clock2(absl::Seconds(1));
-  Outcome interval = RunEngine(config, again, {}, &clock2);
+  EngineRun interval = RunEngine(config, again, {}, &clock2);
   size_t count = 0;
   for (const std::string& line : Lines(interval.log)) {
     count += line.find("\tpulse  ") != std::string::npos;
@@ -1026,7 +1016,7 @@ TEST(EngineTest, ExecutorErrorsEndTheRun) {
   FakeExecutorOptions failing;
   failing.batch_error = "device lost; reboot the GPU";
   FakeExecutor a(failing);
-  Outcome run = RunEngine(config, a, {});
+  EngineRun run = RunEngine(config, a, {});
   EXPECT_EQ(run.code, 1);
   EXPECT_THAT(run.log, HasSubstr("ERROR: the executor failed to run a batch: "
                                  "device lost; reboot the GPU\n"));
@@ -1034,7 +1024,7 @@ TEST(EngineTest, ExecutorErrorsEndTheRun) {
   FakeExecutorOptions idle;
   idle.max_execs_per_item = 0;
   FakeExecutor b(idle);
-  Outcome stuck = RunEngine(config, b, {});
+  EngineRun stuck = RunEngine(config, b, {});
   EXPECT_EQ(stuck.code, 1);
   EXPECT_THAT(stuck.log, HasSubstr("ERROR: the executor ran no executions in 3 "
                                    "batches in a row"));
@@ -1050,7 +1040,7 @@ TEST(EngineTest, DictionaryLineCountsTheDictFileOnly) {
   FakeExecutorOptions options;
   options.auto_dictionary = {B("AB"), B("CDEF")};
   FakeExecutor automatic(options);
-  Outcome run = RunEngine(config, automatic, {});
+  EngineRun run = RunEngine(config, automatic, {});
   EXPECT_EQ(run.code, 0);
   EXPECT_THAT(run.log, Not(HasSubstr("Dictionary:")));
   EXPECT_THAT(run.log, HasSubstr("INFO: automatic dictionary: 2 tokens from "
@@ -1076,7 +1066,7 @@ TEST(EngineTest, VerbosityZeroPrintsNoStatusLines) {
   FakeExecutorOptions options;
   options.magic = "0123456789abcdef";
   FakeExecutor executor(options);
-  Outcome run = RunEngine(config, executor, {});
+  EngineRun run = RunEngine(config, executor, {});
   EXPECT_EQ(run.code, 0);
   EXPECT_EQ(run.log, "INFO: Seed: 1\n");
 }

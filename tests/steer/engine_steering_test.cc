@@ -16,6 +16,7 @@
 #include "telemetry/decode_command.h"
 #include "telemetry/ring_telemetry.h"
 #include "tests/corpus/temp_dir.h"
+#include "tests/engine/engine_run.h"
 #include "tests/engine/fake_clock.h"
 #include "tests/steer/scripted_executor.h"
 
@@ -24,13 +25,6 @@ namespace {
 
 using ::testing::HasSubstr;
 using ::testing::Not;
-
-struct Outcome {
-  int code = -1;
-  std::string log;
-  uint64_t executions = 0;
-  size_t corpus_size = 0;
-};
 
 Config TestConfig() {
   Config config;
@@ -56,17 +50,11 @@ FakeExecutorOptions NeverCrashes() {
   return fake;
 }
 
-Outcome RunSteered(const Config& config, ScriptedExecutor& executor,
-                   const std::vector<std::string>& positional, FakeClock& clock,
-                   SteeringOptions steering = Eager()) {
-  std::ostringstream out;
-  Engine engine(config, executor, out, clock, steering);
-  Outcome outcome;
-  outcome.code = engine.Run(positional);
-  outcome.log = out.str();
-  outcome.executions = engine.total_executions();
-  outcome.corpus_size = engine.corpus().size();
-  return outcome;
+EngineRun RunSteered(const Config& config, ScriptedExecutor& executor,
+                     const std::vector<std::string>& positional,
+                     FakeClock& clock,
+                     const SteeringOptions& steering = Eager()) {
+  return RunEngineOn(config, executor, positional, clock, steering);
 }
 
 std::vector<std::string> ReadLines(const std::string& path) {
@@ -106,7 +94,7 @@ TEST(EngineSteeringTest, StalledDispatchIsStoppedAndTheHangIsATimeout) {
   ScriptedExecutor executor(options);
   Config config = TestConfig();
   config.artifact_prefix = dir.path() + "/";
-  Outcome run = RunSteered(config, executor, {}, clock);
+  EngineRun run = RunSteered(config, executor, {}, clock);
 
   EXPECT_EQ(run.code, config.timeout_exitcode) << run.log;
   EXPECT_EQ(executor.shutdowns(), 1);
@@ -143,7 +131,7 @@ TEST(EngineSteeringTest, StallThatDoesNotReproduceLetsFuzzingContinue) {
     return batch == 1 && slot == 0 ? SlotFate::kHang : SlotFate::kRun;
   };
   ScriptedExecutor executor(options);
-  Outcome run = RunSteered(TestConfig(), executor, {}, clock);
+  EngineRun run = RunSteered(TestConfig(), executor, {}, clock);
   EXPECT_EQ(run.code, 0) << run.log;
   EXPECT_EQ(executor.shutdowns(), 1);
   EXPECT_EQ(executor.replayed().size(), 1u);
@@ -166,7 +154,7 @@ TEST(EngineSteeringTest, SlowProgressIsNotAStall) {
   ScriptedExecutor executor(options);
   SteeringOptions patient = Eager();
   patient.stall_interval = absl::Hours(1);  // longer than the script polls
-  Outcome run = RunSteered(TestConfig(), executor, {}, clock, patient);
+  EngineRun run = RunSteered(TestConfig(), executor, {}, clock, patient);
   EXPECT_EQ(run.code, 1);
   EXPECT_EQ(executor.shutdowns(), 0);
   EXPECT_EQ(executor.polls(), ScriptedExecutor::kMaxPolls);
@@ -186,7 +174,7 @@ TEST(EngineSteeringTest, HungDeviceEndsTheRunClearlyWithTheCorpusOnDisk) {
     return batch == 2 && slot == 1 ? SlotFate::kHang : SlotFate::kRun;
   };
   ScriptedExecutor executor(options);
-  Outcome run = RunSteered(TestConfig(), executor, {dir.path()}, clock);
+  EngineRun run = RunSteered(TestConfig(), executor, {dir.path()}, clock);
   EXPECT_EQ(run.code, 1);
   EXPECT_EQ(executor.shutdowns(), 1);
   EXPECT_THAT(run.log,
@@ -197,8 +185,8 @@ TEST(EngineSteeringTest, HungDeviceEndsTheRunClearlyWithTheCorpusOnDisk) {
   EXPECT_THAT(run.log,
               HasSubstr("every input found so far is saved in " + dir.path()));
   // Every corpus entry, seeds and finds of the first two batches, is on disk.
-  EXPECT_GT(run.corpus_size, 2u);
-  EXPECT_EQ(ListDir(dir.path()).size(), run.corpus_size);
+  EXPECT_GT(run.corpus.size(), 2u);
+  EXPECT_EQ(ListDir(dir.path()).size(), run.corpus.size());
 }
 
 // --- Priority aging. ---
@@ -214,7 +202,7 @@ TEST(EngineSteeringTest, UnfinishedParentsComeFirstAtHighPriority) {
   ScriptedExecutor executor(options);
   Config config = TestConfig();
   config.telemetry_out = dir.Sub("telemetry.jsonl");
-  Outcome run = RunSteered(config, executor, {}, clock);
+  EngineRun run = RunSteered(config, executor, {}, clock);
   ASSERT_EQ(run.code, 0) << run.log;
   ASSERT_GE(executor.batches().size(), 3u);
   for (const WorkItem& item : executor.batches()[0]) {
@@ -257,7 +245,7 @@ TEST(EngineSteeringTest, FinishedWorkIsNotAged) {
   ScriptedExecutorOptions options;
   options.fake = NeverCrashes();
   ScriptedExecutor executor(options);
-  Outcome run = RunSteered(TestConfig(), executor, {}, clock);
+  EngineRun run = RunSteered(TestConfig(), executor, {}, clock);
   ASSERT_EQ(run.code, 0) << run.log;
   // The only HIGH work is the fresh entries' (none is aged).
   for (size_t b = 0; b < executor.batches().size(); ++b) {
@@ -287,7 +275,7 @@ TEST(EngineSteeringTest, TenantFairnessCountersRebalanceTheNextBatch) {
   Config config = TestConfig();
   config.batch_slots = 16;
   config.runs = 16 * 64 * 6;
-  Outcome run = RunSteered(config, executor, {dir.path()}, clock);
+  EngineRun run = RunSteered(config, executor, {dir.path()}, clock);
   ASSERT_EQ(run.code, 0) << run.log;
   ASSERT_GE(executor.batches().size(), 5u);
   ASSERT_EQ(executor.tenant_words().size(), executor.batches().size());
@@ -345,7 +333,7 @@ TEST(EngineSteeringTest, LaunchRecommendationSetsTheNextGeometry) {
   config.batch_slots = 100;
   config.slot_execs = 256;
   config.runs = 100 * 256 * 4;
-  Outcome run = RunSteered(config, executor, {}, clock);
+  EngineRun run = RunSteered(config, executor, {}, clock);
   ASSERT_EQ(run.code, 0) << run.log;
   ASSERT_GE(executor.batches().size(), 3u);
   // Batch 0: the configured shape.
@@ -380,7 +368,7 @@ TEST(EngineSteeringTest, MemoryPressureHalvesTheWorkgroups) {
     config.batch_slots = 256;
     config.slot_execs = 16;
     config.runs = 256 * 16 * 3;
-    Outcome run = RunSteered(config, executor, {}, clock);
+    EngineRun run = RunSteered(config, executor, {}, clock);
     ASSERT_EQ(run.code, 0) << run.log;
     ASSERT_FALSE(executor.worker_groups_set().empty());
     EXPECT_EQ(executor.worker_groups_set()[0], pressure ? 128u : 256u);
@@ -398,7 +386,7 @@ TEST(EngineSteeringTest, TelemetryOutHasOneJsonLinePerEpoch) {
   ScriptedExecutor executor(options);
   Config config = TestConfig();
   config.telemetry_out = dir.Sub("t.jsonl");
-  Outcome run = RunSteered(config, executor, {}, clock);
+  EngineRun run = RunSteered(config, executor, {}, clock);
   ASSERT_EQ(run.code, 0) << run.log;
   std::vector<std::string> lines = ReadLines(config.telemetry_out);
   ASSERT_EQ(lines.size(), executor.batches().size());  // one epoch a batch
@@ -426,7 +414,7 @@ TEST(EngineSteeringTest, TelemetryWriteErrorIsReportedOnceAndFuzzingGoesOn) {
   ScriptedExecutor executor(options);
   Config config = TestConfig();
   config.telemetry_out = "/dev/full";
-  Outcome run = RunSteered(config, executor, {}, clock);
+  EngineRun run = RunSteered(config, executor, {}, clock);
   EXPECT_EQ(run.code, 0) << run.log;
   EXPECT_GT(executor.batches().size(), 2u);
   const std::string warning =
@@ -446,7 +434,7 @@ TEST(EngineSteeringTest, UnusableTelemetryPathsFailBeforeFuzzing) {
     ScriptedExecutor executor(options);
     Config config = TestConfig();
     config.telemetry_out = dir.Sub("missing/t.jsonl");
-    Outcome run = RunSteered(config, executor, {}, clock);
+    EngineRun run = RunSteered(config, executor, {}, clock);
     EXPECT_EQ(run.code, 1);
     EXPECT_THAT(run.log, HasSubstr("ERROR: -telemetry_out=" +
                                    dir.Sub("missing/t.jsonl") +
@@ -457,7 +445,7 @@ TEST(EngineSteeringTest, UnusableTelemetryPathsFailBeforeFuzzing) {
     ScriptedExecutor executor(options);
     Config config = TestConfig();
     config.dump_buffers = dir.Sub("missing/dump");
-    Outcome run = RunSteered(config, executor, {}, clock);
+    EngineRun run = RunSteered(config, executor, {}, clock);
     EXPECT_EQ(run.code, 1);
     EXPECT_THAT(run.log,
                 HasSubstr("ERROR: -dump_buffers=" + dir.Sub("missing/dump") +
@@ -474,7 +462,7 @@ TEST(EngineSteeringTest, DumpBuffersKeepsEveryEpochForTheDecoder) {
   ScriptedExecutor executor(options);
   Config config = TestConfig();
   config.dump_buffers = dir.Sub("dump");
-  Outcome run = RunSteered(config, executor, {}, clock);
+  EngineRun run = RunSteered(config, executor, {}, clock);
   ASSERT_EQ(run.code, 0) << run.log;
   const size_t batches = executor.batches().size();
   std::vector<std::string> files = ListDir(config.dump_buffers);

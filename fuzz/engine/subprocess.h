@@ -1,7 +1,7 @@
 // Running a helper program (the libFuzzer twin, its build script) and
 // capturing what it prints, with a deadline.
-#ifndef RINGFUZZ_FUZZ_TRIAGE_SUBPROCESS_H_
-#define RINGFUZZ_FUZZ_TRIAGE_SUBPROCESS_H_
+#ifndef RINGFUZZ_FUZZ_ENGINE_SUBPROCESS_H_
+#define RINGFUZZ_FUZZ_ENGINE_SUBPROCESS_H_
 
 #include <string>
 #include <utility>
@@ -34,4 +34,4 @@ absl::StatusOr<ProcessResult> RunProcess(const std::vector<std::string>& argv,
 
 }  // namespace ringfuzz
 
-#endif  // RINGFUZZ_FUZZ_TRIAGE_SUBPROCESS_H_
+#endif  // RINGFUZZ_FUZZ_ENGINE_SUBPROCESS_H_

@@ -1,4 +1,4 @@
-#include "fuzz/triage/subprocess.h"
+#include "fuzz/engine/subprocess.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -13,39 +13,12 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-
-extern char** environ;
+#include "fuzz/engine/child_process.h"
 
 namespace ringfuzz {
 namespace {
 
 constexpr size_t kMaxOutput = size_t{1} << 20;
-
-// The parent's environment with `extra` set (replacing any same name).
-std::vector<std::string> ChildEnvironment(
-    const std::vector<std::pair<std::string, std::string>>& extra) {
-  std::vector<std::string> env;
-  for (char** e = environ; *e != nullptr; ++e) {
-    const std::string entry = *e;
-    const bool replaced =
-        std::any_of(extra.begin(), extra.end(), [&entry](const auto& kv) {
-          return entry.compare(0, kv.first.size() + 1, kv.first + "=") == 0;
-        });
-    if (!replaced) env.push_back(entry);
-  }
-  for (const auto& [name, value] : extra) {
-    env.push_back(absl::StrCat(name, "=", value));
-  }
-  return env;
-}
-
-std::vector<char*> Pointers(std::vector<std::string>& strings) {
-  std::vector<char*> pointers;
-  pointers.reserve(strings.size() + 1);
-  for (std::string& s : strings) pointers.push_back(s.data());
-  pointers.push_back(nullptr);
-  return pointers;
-}
 
 }  // namespace
 
@@ -63,13 +36,10 @@ absl::StatusOr<ProcessResult> RunProcess(const std::vector<std::string>& argv,
   posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDERR_FILENO);
   posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null",
                                    O_RDONLY, 0);
-  std::vector<std::string> args = argv;
-  std::vector<std::string> env = ChildEnvironment(options.env);
-  std::vector<char*> arg_ptrs = Pointers(args);
-  std::vector<char*> env_ptrs = Pointers(env);
+  const ChildCommand command(argv, options.env);
   pid_t pid = 0;
   const int spawned = posix_spawnp(&pid, argv[0].c_str(), &actions, nullptr,
-                                   arg_ptrs.data(), env_ptrs.data());
+                                   command.argv(), command.envp());
   posix_spawn_file_actions_destroy(&actions);
   close(pipe_fds[1]);
   if (spawned != 0) {
@@ -104,9 +74,7 @@ absl::StatusOr<ProcessResult> RunProcess(const std::vector<std::string>& argv,
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
-  result.exit_code = WIFEXITED(status)     ? WEXITSTATUS(status)
-                     : WIFSIGNALED(status) ? 128 + WTERMSIG(status)
-                                           : 1;
+  result.exit_code = ExitCodeOf(status);
   return result;
 }
 
