@@ -12,6 +12,7 @@
 #include "fuzz/engine/flag_parser.h"
 #include "fuzz/engine/info_lines.h"
 #include "fuzz/engine/interrupt.h"
+#include "fuzz/engine/timeout_judge.h"
 
 namespace ringfuzz {
 
@@ -71,6 +72,17 @@ int RunCommandLine(absl::Span<const std::string> args,
       out << MaxLenLine(static_cast<uint64_t>(config.max_len)) << "\n";
     }
   }
+  // Checked before the executor's build: a bad -twin fails at once.
+  std::unique_ptr<TimeoutJudge> timeout_judge;
+  if (!config.twin.empty()) {
+    absl::StatusOr<std::unique_ptr<TwinTimeoutJudge>> judge =
+        TwinTimeoutJudge::Create(config.twin, config.timeout);
+    if (!judge.ok()) {
+      out << "ERROR: " << judge.status().message() << "\n";
+      return kErrorExit;
+    }
+    timeout_judge = *std::move(judge);
+  }
   absl::StatusOr<std::unique_ptr<Executor>> executor = make_executor(config);
   if (!executor.ok()) {
     out << "ERROR: " << executor.status().message() << "\n";
@@ -88,6 +100,7 @@ int RunCommandLine(absl::Span<const std::string> args,
     return RunMerge(config, **executor, parsed->positional, out);
   }
   Engine engine(config, **executor, out);
+  engine.SetTimeoutJudge(std::move(timeout_judge));
   // After a lost device the engine makes its executor again, as this one
   // was made (the factory's log lines go to the same stream).
   engine.SetExecutorFactory([&make_executor, config] {

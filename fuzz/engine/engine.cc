@@ -106,6 +106,7 @@ int Engine::RunFiles(const std::vector<std::string>& files) {
       if (!result.ok()) return Fail(result.status());
       total_execs_ += result->executions;
       for (const Find& find : result->finds) {
+        if (ClearedTimeout(find, /*fuzzing=*/false)) continue;
         if (IsBug(find.kind)) {
           return ReportBugAndExit(find, {}, "", /*save_artifact=*/false);
         }
@@ -164,6 +165,9 @@ int Engine::Fuzz(const std::vector<std::string>& dirs) {
 
   PrintStatus(StatusEvent::kDone);
   PrintUnsavedSummary();
+  if (const std::string line = timeout_gate_.SummaryLine(); !line.empty()) {
+    out_ << line << "\n";
+  }
   if (dropped_finds_ > 0 && Verbose(1)) {
     out_ << "INFO: " << dropped_finds_ << " finds did not fit the executor's "
          << "find queue; their coverage was left new, so inputs that reach "
@@ -310,6 +314,7 @@ std::optional<int> Engine::RunSeeds(const std::vector<Bytes>& seeds) {
     total_execs_ += result->executions;
     std::optional<uint32_t> new_bits;
     for (const Find& find : result->finds) {
+      if (ClearedTimeout(find, /*fuzzing=*/true)) continue;
       if (IsBug(find.kind)) {
         return ReportBugAndExit(find, {}, "", /*save_artifact=*/true);
       }
@@ -803,7 +808,8 @@ std::optional<int> Engine::RecoverStall(Steering& steering) {
     CountMutatorExecutions(*replay);
     dropped_finds_ += replay->dropped_finds;
     for (const Find& find : replay->finds) {
-      hang_found |= find.kind == Find::Kind::kTimeout;
+      hang_found |= find.kind == Find::Kind::kTimeout &&
+                    !ClearedTimeout(find, /*fuzzing=*/true);
     }
     if (auto code = HandleFinds(*replay)) return code;
   }
@@ -825,6 +831,7 @@ std::optional<int> Engine::HandleFinds(const BatchResult& result) {
     new_units_waiting_.back().closes_batch = true;
   };
   for (const Find& find : result.finds) {
+    if (ClearedTimeout(find, /*fuzzing=*/true)) continue;
     std::optional<size_t> parent = corpus_.FindByExecutorIndex(find.parent);
     if (IsBug(find.kind) && config_.keep_going) {
       ReportBugAndContinue(find, parent ? corpus_.entry(*parent).sha1 : "");
@@ -900,6 +907,7 @@ std::optional<int> Engine::Reload(std::deque<Batch>& flights,
     total_execs_ += result->executions;
     std::optional<uint32_t> new_bits;
     for (const Find& find : result->finds) {
+      if (ClearedTimeout(find, /*fuzzing=*/true)) continue;
       if (IsBug(find.kind)) {
         FlushNewUnits();
         out_ << "INFO: " << path << " (from -reload) triggers a bug:\n";
@@ -1098,6 +1106,15 @@ void Engine::PrintRecommendedDictionary() {
     out_ << "\" # Uses: 0\n";
   }
   out_ << "###### End of recommended dictionary. ######\n";
+}
+
+bool Engine::ClearedTimeout(const Find& find, bool fuzzing) {
+  if (find.kind != Find::Kind::kTimeout || !timeout_gate_.active()) {
+    return false;
+  }
+  return timeout_gate_.Clears(
+      find.data, fuzzing ? clock_.Now() - start_ : absl::InfiniteDuration(),
+      out_);
 }
 
 void Engine::ReportBugAndContinue(const Find& find,

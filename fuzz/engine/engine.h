@@ -91,6 +91,7 @@
 #include "fuzz/engine/round_sizer.h"
 #include "fuzz/engine/scheduler.h"
 #include "fuzz/engine/status_line.h"
+#include "fuzz/engine/timeout_judge.h"
 #include "fuzz/report/report_writer.h"
 #include "fuzz/steer/steering.h"
 
@@ -153,6 +154,11 @@ class Engine {
   void SetExecutorFactory(ExecutorFactory factory) {
     remake_ = std::move(factory);
   }
+  // Judges the inputs that exhaust the loop budget (timeout_judge.h): only
+  // those it confirms are reported as timeouts. Call before Run.
+  void SetTimeoutJudge(std::unique_ptr<TimeoutJudge> judge) {
+    timeout_gate_ = TimeoutGate(std::move(judge));
+  }
   // Losses of the device in a row (no batch completing between them) that
   // the engine recovers from; the next one ends the run.
   static constexpr int kMaxDeviceLosses = 3;
@@ -195,6 +201,10 @@ class Engine {
   // run must end (a file triggers a bug, the device is gone).
   std::optional<int> Reload(std::deque<Batch>& flights,
                             uint64_t in_flight_requested);
+  // True iff `find` is a loop-budget timeout that the timeout judge ran
+  // within -timeout: not a bug, dropped. `fuzzing`: judging's share of the
+  // run is limited (timeout_judge.h); replaying files it is not.
+  bool ClearedTimeout(const Find& find, bool fuzzing);
   // Keeps a new input that the corpus cannot take (corpus_full_): saved
   // into the corpus directory (or where SaveUnsaved puts it), not fuzzed.
   void KeepUnfuzzed(const Bytes& data);
@@ -372,6 +382,7 @@ class Engine {
   std::set<std::pair<int, uint32_t>> reported_bugs_;
   int bug_exit_code_ = 0;
   uint64_t dropped_finds_ = 0;
+  TimeoutGate timeout_gate_;     // clears timeouts that are not (-twin)
   uint64_t unsaved_units_ = 0;   // new inputs the corpus dir did not take
   uint64_t fallback_units_ = 0;  // of them, saved to fallback_dir_
   std::string fallback_dir_;     // set at the first failure
