@@ -3,7 +3,9 @@
 # real libFuzzer twin on 2 workers. Passes iff the TSV has the header and one
 # row where the ringfuzz columns are the fake's numbers, the libFuzzer
 # columns are positive, and ratio = ringfuzz / libFuzzer exec/s; and iff
-# the bench refuses to run without a ringfuzz binary unless told to skip it.
+# the bench refuses to run without a ringfuzz binary unless told to skip it;
+# and iff --gpu-breakdown prints six measured raw rates, the campaign's and
+# their ratio.
 file(REMOVE_RECURSE "${OUT}")
 file(MAKE_DIRECTORY "${OUT}")
 execute_process(COMMAND ${ROOT}/tools/bench --seconds 2 --build ${BUILD} --jobs 2
@@ -58,4 +60,30 @@ execute_process(COMMAND ${ROOT}/tools/bench --seconds 1 --build ${BUILD}
                 RESULT_VARIABLE rc ERROR_VARIABLE err)
 if(rc EQUAL 0 OR NOT err MATCHES "--skip-ringfuzz")
   message(FATAL_ERROR "bench ran without a ringfuzz binary (exit ${rc}):\n${err}")
+endif()
+
+# --gpu-breakdown: six raw megakernel rates on lavapipe (all measured, so
+# positive), then the campaign's rate (the fake's 2500) and campaign / the
+# last raw rate.
+execute_process(COMMAND ${ROOT}/tools/bench --gpu-breakdown --seconds 2
+                        --build ${BUILD} --device cpu
+                        --ringfuzz ${ROOT}/tests/twin/data/fake_ringfuzz tlv
+                RESULT_VARIABLE rc OUTPUT_VARIABLE table ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "tools/bench --gpu-breakdown failed (${rc}):\n${table}\n${err}")
+endif()
+if(NOT table MATCHES "\ntlv +([1-9][0-9]*) +([1-9][0-9]*) +([1-9][0-9]*) +([1-9][0-9]*) +([1-9][0-9]*) +([1-9][0-9]*) +2500 +([0-9.]+)\n")
+  message(FATAL_ERROR "--gpu-breakdown: no row of six positive raw rates, "
+                      "2500 and a ratio:\n${table}\n${err}")
+endif()
+set(full_raw ${CMAKE_MATCH_6})
+set(share ${CMAKE_MATCH_7})
+# share has 2 decimals: compare share * 100 with 250000 / full_raw, +-1.
+string(REPLACE "." "" share_centi "${share}")
+string(REGEX REPLACE "^0+([0-9])" "\\1" share_centi "${share_centi}")
+math(EXPR expect_centi "250000 / ${full_raw}")
+math(EXPR diff "${share_centi} - ${expect_centi}")
+if(diff GREATER 1 OR diff LESS -1)
+  message(FATAL_ERROR "--gpu-breakdown: campaign/raw ${share} is not "
+                      "2500 / ${full_raw}:\n${table}")
 endif()
