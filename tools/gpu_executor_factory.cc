@@ -29,6 +29,19 @@ absl::StatusOr<std::unique_ptr<Executor>> MakeGpuExecutor(Config& config,
   options.overlap = config.overlap < 0    ? Overlap::kAuto
                     : config.overlap == 0 ? Overlap::kOff
                                           : Overlap::kOn;
+  using CoverageMode = GpuExecutorOptions::CoverageMode;
+  if (config.coverage_mode.empty()) {
+    options.coverage_mode = CoverageMode::kAuto;
+  } else if (config.coverage_mode == "precise") {
+    options.coverage_mode = CoverageMode::kPrecise;
+  } else if (config.coverage_mode == "signature") {
+    options.coverage_mode = CoverageMode::kSignature;
+  } else {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "-coverage_mode=", config.coverage_mode,
+        " is not a coverage mode: pass precise, signature or nothing "
+        "(automatic)"));
+  }
   using WarmClock = GpuExecutorOptions::WarmClock;
   options.warm_clock = config.warm_clock < 0    ? WarmClock::kAuto
                        : config.warm_clock == 0 ? WarmClock::kOff
@@ -79,6 +92,12 @@ absl::StatusOr<std::unique_ptr<Executor>> MakeGpuExecutor(Config& config,
     log << "INFO: coverage of precise runs marked as it goes ("
         << gpu.deferred_coverage_refusal() << ")\n";
   }
+  log << "INFO: coverage mode: "
+      << (gpu.signature_mode()
+              ? "signature (an unseen signature is re-run on the precise "
+                "build)"
+              : "precise")
+      << (config.coverage_mode.empty() ? " (automatic)" : "") << "\n";
   log << LoadedModulesLine(gpu.kernel().module.sites.size()) << "\n";
   log << "INFO: " << gpu.MemoryLine() << "\n";
   if (gpu.clock_warm_time() > absl::ZeroDuration()) {
