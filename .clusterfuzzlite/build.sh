@@ -14,6 +14,11 @@ cmake --build build -j"$(nproc)" --target "${targets[@]}"
 for fuzzer in "${targets[@]}"; do
   name=${fuzzer%_fuzzer}
   cp "build/tools/$fuzzer" "$OUT/"
+  # Its libFuzzer twin, which it runs as -twin (timeouts in seconds); the
+  # .twin extension keeps it off ClusterFuzzLite's list of targets.
+  if [ -x "build/tools/$fuzzer.twin" ]; then
+    cp "build/tools/$fuzzer.twin" "$OUT/"
+  fi
   if [ -d "$SRC/ringfuzz/corpus/$name" ]; then
     (cd "$SRC/ringfuzz/corpus/$name" && zip -q -r "$OUT/${fuzzer}_seed_corpus.zip" .)
   fi

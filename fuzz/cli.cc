@@ -82,6 +82,8 @@ int RunCommandLine(absl::Span<const std::string> args,
       return kErrorExit;
     }
     timeout_judge = *std::move(judge);
+    out << "INFO: a timeout is an input that runs past -timeout="
+        << config.timeout << " s on the twin " << config.twin << "\n";
   }
   absl::StatusOr<std::unique_ptr<Executor>> executor = make_executor(config);
   if (!executor.ok()) {

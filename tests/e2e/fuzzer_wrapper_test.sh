@@ -9,11 +9,15 @@
 #      (-error_exitcode), or the exit code given;
 #   4. `X_fuzzer clean-file` runs it: exit 0;
 #   5. a -target on the command line is refused nowhere: it wins, as a flag
-#      given twice keeps the last value.
+#      given twice keeps the last value;
+#   6. with EXPECT_TWIN=1, X_fuzzer.twin sits beside it (an extension that
+#      ClusterFuzz and OSS-Fuzz do not list as a target: only '' and '.exe'
+#      are), is a libFuzzer binary, and the fuzzer judges timeouts on it
+#      unless given -twin= (empty).
 #
-#   fuzzer_wrapper_test.sh FUZZER SEED_CORPUS BUG_INPUT OTHER_TARGET
+#   fuzzer_wrapper_test.sh FUZZER SEED_CORPUS BUG_INPUT OTHER_TARGET EXPECT_TWIN
 set -uo pipefail
-fuzzer=$1 seeds=$2 bug=$3 other=$4
+fuzzer=$1 seeds=$2 bug=$3 other=$4 expect_twin=$5
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
@@ -55,4 +59,19 @@ rc=$?
 [ $rc -eq 0 ] || fail "-target=$other exited $rc"
 grep -q "INFO: target $other:" "$work/log" ||
   fail "the -target on the command line was not used"
+if [ "$expect_twin" = 1 ]; then
+  twin="$fuzzer.twin"
+  [ -x "$twin" ] || fail "no executable $twin"
+  case "${twin##*/}" in
+    *.twin) ;;
+    *) fail "$twin has no .twin extension" ;;
+  esac
+  "$twin" -runs=10 >"$work/log" 2>&1 || fail "$twin is not a working libFuzzer binary"
+  grep -q "^Done 10 runs" "$work/log" || fail "$twin printed no 'Done 10 runs'"
+  "$fuzzer" -runs=100 "$work/corpus" >"$work/log" 2>&1 || fail "fuzzing with the twin failed"
+  grep -q "^INFO: a timeout is an input that runs past -timeout=1200 s on the twin $twin" \
+    "$work/log" || fail "the fuzzer does not judge timeouts on $twin"
+  "$fuzzer" -twin= -runs=100 "$work/corpus" >"$work/log" 2>&1 || fail "-twin= failed"
+  grep -q "on the twin" "$work/log" && fail "-twin= did not turn the twin off"
+fi
 echo "PASS: $(basename "$fuzzer") runs like a libFuzzer binary"

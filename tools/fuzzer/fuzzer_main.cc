@@ -7,7 +7,10 @@
 //
 // The target's source is embedded (embedded_target.h), so the binary can be
 // copied to a bot: when the source file it was built from is gone, the
-// embedded copy is written to a temporary directory and used instead.
+// embedded copy is written to a temporary directory and used instead. A
+// NAME_fuzzer.twin beside the binary (the target's libFuzzer twin) is passed
+// as -twin: a timeout then means -timeout seconds (docs/cli.md).
+#include <limits.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -63,13 +66,27 @@ std::string TargetFile() {
   return path;
 }
 
+// The twin built beside this binary (fuzzer.cmake: NAME_fuzzer.twin), ""
+// if there is none.
+std::string SiblingTwin() {
+  char self[PATH_MAX];
+  const ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+  if (n <= 0) return "";
+  std::string twin = std::string(self, static_cast<size_t>(n)) + ".twin";
+  return access(twin.c_str(), X_OK) == 0 ? twin : "";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const std::string target = TargetFile();
   if (target.empty()) return ringfuzz::kErrorExit;
-  // -target first: a -target on the command line comes later and wins.
+  // -target and -twin first: the same flags on the command line come later
+  // and win (-twin= turns the twin off).
   std::vector<std::string> args = {"-target=" + target};
+  if (const std::string twin = SiblingTwin(); !twin.empty()) {
+    args.push_back("-twin=" + twin);
+  }
   args.insert(args.end(), argv + 1, argv + argc);
   return ringfuzz::RunCommandLine(
       args,
