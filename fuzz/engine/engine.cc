@@ -824,9 +824,9 @@ std::optional<int> Engine::HandleFinds(const BatchResult& result) {
   const size_t units_before = new_units_waiting_.size();
   const auto close_batch = [&] {
     if (new_units_waiting_.size() == units_before) return;
-    const CoverageSummary coverage = executor_->Coverage();
+    const StatusAt at = CurrentStatus();
     for (size_t i = units_before; i < new_units_waiting_.size(); ++i) {
-      new_units_waiting_[i].coverage = coverage;
+      new_units_waiting_[i].at = at;
     }
     new_units_waiting_.back().closes_batch = true;
   };
@@ -1008,7 +1008,7 @@ void Engine::PrintNewUnit(const NewUnit& unit) {
   PrintStatus(StatusEvent::kNew,
               FormatNewUnitSuffix(entry.data.size(), corpus_.max_input_size(),
                                   {unit.opcode}, unit.mutations),
-              unit.coverage ? &*unit.coverage : nullptr);
+              unit.at ? &*unit.at : nullptr);
 }
 
 absl::StatusOr<std::optional<size_t>> Engine::AddToCorpus(
@@ -1198,17 +1198,26 @@ uint64_t Engine::ElapsedSeconds() {
   return static_cast<uint64_t>(absl::ToInt64Seconds(clock_.Now() - start_));
 }
 
+Engine::StatusAt Engine::CurrentStatus() {
+  StatusAt at;
+  at.runs = total_execs_;
+  at.coverage = executor_->Coverage();
+  at.corpus_units = corpus_.size();
+  at.corpus_bytes = corpus_.total_bytes();
+  return at;
+}
+
 void Engine::PrintStatus(StatusEvent event, const std::string& suffix,
-                         const CoverageSummary* at) {
+                         const StatusAt* at) {
   if (!Verbose(1)) return;
   absl::Duration now = clock_.Now();
-  const CoverageSummary coverage = at != nullptr ? *at : executor_->Coverage();
+  const StatusAt status = at != nullptr ? *at : CurrentStatus();
   StatusCounters counters;
-  counters.runs = total_execs_;
-  counters.cov = coverage.blocks;
-  counters.ft = coverage.features;
-  counters.corpus_units = corpus_.size();
-  counters.corpus_bytes = corpus_.total_bytes();
+  counters.runs = status.runs;
+  counters.cov = status.coverage.blocks;
+  counters.ft = status.coverage.features;
+  counters.corpus_units = status.corpus_units;
+  counters.corpus_bytes = status.corpus_bytes;
   counters.exec_per_sec = ExecPerSec(
       total_execs_, static_cast<uint64_t>(absl::ToInt64Seconds(now - start_)));
   counters.rss_mb = PeakRssMb();

@@ -324,9 +324,17 @@ class Engine {
   void FinishReport(int code);
 
   uint64_t ElapsedSeconds();
-  // Prints a status line with the executor's coverage, or `coverage`.
+  // The counters a status line prints besides its rate and memory.
+  struct StatusAt {
+    uint64_t runs = 0;
+    CoverageSummary coverage;
+    size_t corpus_units = 0;
+    uint64_t corpus_bytes = 0;
+  };
+  StatusAt CurrentStatus();
+  // Prints a status line with the counters `at`, or the current ones.
   void PrintStatus(StatusEvent event, const std::string& suffix = "",
-                   const CoverageSummary* coverage = nullptr);
+                   const StatusAt* at = nullptr);
   void MaybePulse(uint64_t executions_before);
   void PrintFinalStats();
   FinalStats CollectFinalStats();
@@ -394,13 +402,15 @@ class Engine {
     size_t index = 0;
     uint32_t opcode = 0;
     std::vector<uint32_t> mutations;
-    // The coverage once its batch's finds were handled, which its NEW line
-    // prints; and whether it is that batch's last new input. A batch's NEW
+    // The counters once its batch's finds were handled (executions,
+    // coverage, corpus), which its NEW line prints, so that the line does
+    // not depend on when its file was written; and whether it is that
+    // batch's last new input. A batch's NEW
     // lines are printed once all its inputs are written, so that no line
     // claims coverage whose inputs are not on disk yet (the maps hold a
     // whole batch's finds, and later batches' too, before the writer is
     // done with them).
-    std::optional<CoverageSummary> coverage;  // none: the maps' when printed
+    std::optional<StatusAt> at;  // none: the counters when printed
     bool closes_batch = false;
   };
   std::vector<NewUnit> new_units_waiting_;
