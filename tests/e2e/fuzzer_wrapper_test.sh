@@ -11,9 +11,9 @@
 #   5. a -target on the command line is refused nowhere: it wins, as a flag
 #      given twice keeps the last value;
 #   6. with EXPECT_TWIN=1, X_fuzzer.twin sits beside it (an extension that
-#      ClusterFuzz and OSS-Fuzz do not list as a target: only '' and '.exe'
-#      are), is a libFuzzer binary, and the fuzzer judges timeouts on it
-#      unless given -twin= (empty).
+#      ClusterFuzz and OSS-Fuzz do not list as a target: they take '',
+#      '.exe' and, ClusterFuzz, '.par'), is a libFuzzer binary, and the
+#      fuzzer judges timeouts on it unless given -twin= (empty).
 #
 #   fuzzer_wrapper_test.sh FUZZER SEED_CORPUS BUG_INPUT OTHER_TARGET EXPECT_TWIN
 set -uo pipefail

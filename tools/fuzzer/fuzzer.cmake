@@ -5,8 +5,9 @@
 # (tools/CMakeLists.txt). Where the project builds twins
 # (RINGFUZZ_HAVE_LIBFUZZER) it also builds <NAME>_fuzzer.twin beside it, the
 # target's libFuzzer twin without sanitizers, which the fuzzer passes itself
-# as -twin (timeouts in seconds); the extension keeps ClusterFuzz and
-# OSS-Fuzz, which take only '' and '.exe', from listing it as a target.
+# as -twin (timeouts in seconds); the extension keeps ClusterFuzz (which
+# takes '', '.exe' and '.par') and OSS-Fuzz ('' and '.exe') from listing it
+# as a target.
 include(${CMAKE_CURRENT_LIST_DIR}/../../fuzz/twin/ringfuzz_twin.cmake)
 function(ringfuzz_add_fuzzer NAME TARGET_FILE)
   get_filename_component(_target "${TARGET_FILE}" ABSOLUTE)
