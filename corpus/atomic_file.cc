@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -99,6 +100,11 @@ std::optional<long> ParseDecimal(absl::string_view text) {
 }
 
 }  // namespace
+
+std::string TempDirectory() {
+  const char* tmp = getenv("TMPDIR");
+  return tmp != nullptr && *tmp != '\0' ? tmp : "/tmp";
+}
 
 std::string TemporaryPathFor(const std::string& path) {
   // Unique per process and call, so that concurrent writers (threads or

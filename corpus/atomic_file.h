@@ -30,6 +30,10 @@ inline constexpr char kTempFilePrefix[] = ".tmp.";
 // Destination names up to this length are part of their temporary's name.
 inline constexpr size_t kMaxTempDestinationChars = 64;
 
+// Where scratch files and directories go: $TMPDIR if it is set and not
+// empty, else /tmp.
+std::string TempDirectory();
+
 // Returns the temporary that WriteFileAtomically(path, ...) writes first, in
 // the directory of `path`: ".tmp.<pid>.<counter>.<name>", where <name> is the
 // base name of `path` if it has at most kMaxTempDestinationChars characters

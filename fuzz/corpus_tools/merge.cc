@@ -145,9 +145,8 @@ int Merger::Run(const std::vector<std::string>& dirs) {
 
   const bool temporary = config_.merge_control_file.empty();
   if (temporary) {
-    const char* tmp = getenv("TMPDIR");
-    control_path_ = absl::StrCat(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp",
-                                 "/ringfuzz-merge-", getpid(), ".txt");
+    control_path_ =
+        absl::StrCat(TempDirectory(), "/ringfuzz-merge-", getpid(), ".txt");
   } else {
     control_path_ = config_.merge_control_file;
   }

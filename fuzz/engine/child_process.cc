@@ -1,6 +1,8 @@
 #include "fuzz/engine/child_process.h"
 
+#include <limits.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <string_view>
@@ -41,6 +43,13 @@ ChildCommand::ChildCommand(
   }
   argv_ = Pointers(argv_text_);
   envp_ = Pointers(env_text_);
+}
+
+std::string SelfExecutable() {
+  char path[PATH_MAX];
+  const ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
+  if (n <= 0) return "";
+  return std::string(path, static_cast<size_t>(n));
 }
 
 int ExitCodeOf(int wait_status) {

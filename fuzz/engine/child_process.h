@@ -1,7 +1,8 @@
 // What starting and reaping a child process needs on both of ringfuzz's
 // paths to one (the triage's helper programs, fuzz/engine/subprocess.h; the
 // -devices workers, fuzz/workers/worker_process.h): the argument and
-// environment arrays, and the exit code as a shell reports it.
+// environment arrays, the exit code as a shell reports it, and the running
+// program's own path (-devices workers and a fuzzer's .twin beside it).
 #ifndef RINGFUZZ_FUZZ_ENGINE_CHILD_PROCESS_H_
 #define RINGFUZZ_FUZZ_ENGINE_CHILD_PROCESS_H_
 
@@ -32,6 +33,11 @@ class ChildCommand {
   std::vector<char*> argv_;
   std::vector<char*> envp_;
 };
+
+// Returns the path of the running program (/proc/self/exe), for starting
+// this very binary again or finding files beside it; "" where it cannot be
+// read.
+std::string SelfExecutable();
 
 // A waitpid status as a shell reports it: the exit status, 128 + the signal
 // number for a killed process, 1 for anything else.

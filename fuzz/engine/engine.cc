@@ -1042,9 +1042,8 @@ void Engine::SaveUnsaved(const CorpusEntry& entry,
                          const absl::Status& written) {
   ++unsaved_units_;
   if (fallback_dir_.empty()) {
-    const char* tmp = getenv("TMPDIR");
-    fallback_dir_ = absl::StrCat(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp",
-                                 "/ringfuzz-unsaved-", getpid());
+    fallback_dir_ =
+        absl::StrCat(TempDirectory(), "/ringfuzz-unsaved-", getpid());
     out_ << "WARNING: a new input could not be saved to the corpus "
             "directory: "
          << written.message() << "\nWARNING: inputs the corpus directory "

@@ -11,8 +11,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
+#include "corpus/atomic_file.h"
 #include "corpus/sha1.h"
-#include "fuzz/engine/report_format.h"
 #include "fuzz/engine/subprocess.h"
 
 namespace ringfuzz {
@@ -42,9 +42,7 @@ std::string LineWith(const std::string& output, absl::string_view needle) {
 // Writes `input` to a new temporary file and returns its path ("" if none
 // could be written).
 std::string WriteTemporary(const Bytes& input) {
-  const char* tmp = getenv("TMPDIR");
-  std::string path = absl::StrCat(tmp != nullptr && *tmp ? tmp : "/tmp",
-                                  "/ringfuzz-timeout-XXXXXX");
+  std::string path = absl::StrCat(TempDirectory(), "/ringfuzz-timeout-XXXXXX");
   const int fd = mkstemp(path.data());
   if (fd < 0) return "";
   size_t done = 0;
@@ -69,7 +67,7 @@ absl::StatusOr<std::unique_ptr<TwinTimeoutJudge>> TwinTimeoutJudge::Create(
     return absl::FailedPreconditionError(absl::StrCat(
         "-twin=", twin,
         " is not an executable file: pass the target's libFuzzer twin "
-        "(tools/ringfuzz-twin TARGET.fz OUT builds one), or drop -twin to "
+        "(tools/ringfuzz-twin TARGET.fz -o OUT builds one), or drop -twin to "
         "report every exhausted loop budget as a timeout"));
   }
   return std::unique_ptr<TwinTimeoutJudge>(

@@ -8,6 +8,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
+#include "corpus/atomic_file.h"
 #include "corpus/corpus_dir.h"
 #include "fuzz/engine/engine.h"
 #include "fuzz/engine/flag_parser.h"
@@ -34,9 +35,7 @@ absl::StatusOr<bool> ParseBool(absl::string_view flag,
 class TempDir {
  public:
   static absl::StatusOr<TempDir> Create() {
-    const char* tmp = getenv("TMPDIR");
-    std::string pattern =
-        absl::StrCat(tmp != nullptr && *tmp ? tmp : "/tmp", "/ringfuzz-XXXXXX");
+    std::string pattern = absl::StrCat(TempDirectory(), "/ringfuzz-XXXXXX");
     if (mkdtemp(pattern.data()) == nullptr) {
       return absl::FailedPreconditionError(
           absl::StrCat("cannot create a temporary directory like ", pattern,

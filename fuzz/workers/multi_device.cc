@@ -20,6 +20,7 @@
 #include "corpus/corpus_dir.h"
 #include "corpus/corpus_reload.h"
 #include "corpus/work_dir.h"
+#include "fuzz/engine/child_process.h"
 #include "fuzz/engine/engine.h"
 #include "fuzz/engine/interrupt.h"
 #include "fuzz/workers/worker_args.h"

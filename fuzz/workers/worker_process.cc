@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <climits>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -30,13 +29,6 @@ void WriteRaw(int fd, const char* text) {
 }
 
 }  // namespace
-
-std::string SelfExecutable() {
-  char path[PATH_MAX];
-  const ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
-  if (n <= 0) return "";
-  return std::string(path, static_cast<size_t>(n));
-}
 
 absl::StatusOr<WorkerProcess> WorkerProcess::Start(
     const std::string& program, const std::vector<std::string>& args,

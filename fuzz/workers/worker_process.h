@@ -60,10 +60,6 @@ class WorkerProcess {
   std::string log_path_;
 };
 
-// Returns the path of the running program (/proc/self/exe), for starting
-// workers that run this very binary; "" where it cannot be read.
-std::string SelfExecutable();
-
 }  // namespace ringfuzz
 
 #endif  // RINGFUZZ_FUZZ_WORKERS_WORKER_PROCESS_H_

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -22,6 +23,18 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 Bytes B(const std::string& s) { return Bytes(s.begin(), s.end()); }
+
+TEST(TempDirectoryTest, IsTmpdirWhenSetAndNotEmptyElseTmp) {
+  const char* saved = getenv("TMPDIR");
+  const std::string before = saved != nullptr ? saved : "";
+  ASSERT_EQ(setenv("TMPDIR", "/var/tmp/ringfuzz-test", 1), 0);
+  EXPECT_EQ(TempDirectory(), "/var/tmp/ringfuzz-test");
+  ASSERT_EQ(setenv("TMPDIR", "", 1), 0);
+  EXPECT_EQ(TempDirectory(), "/tmp");
+  ASSERT_EQ(unsetenv("TMPDIR"), 0);
+  EXPECT_EQ(TempDirectory(), "/tmp");
+  if (saved != nullptr) setenv("TMPDIR", before.c_str(), 1);
+}
 
 TEST(AtomicFileTest, WritesAndReadsBack) {
   TempDir dir;

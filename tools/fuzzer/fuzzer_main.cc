@@ -10,7 +10,6 @@
 // embedded copy is written to a temporary directory and used instead. A
 // NAME_fuzzer.twin beside the binary (the target's libFuzzer twin) is passed
 // as -twin: a timeout then means -timeout seconds (docs/cli.md).
-#include <limits.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -19,7 +18,9 @@
 #include <string>
 #include <vector>
 
+#include "corpus/atomic_file.h"
 #include "fuzz/cli.h"
+#include "fuzz/engine/child_process.h"
 #include "fuzz/engine/engine.h"
 #include "tools/fuzzer/embedded_target.h"
 #include "tools/gpu_executor_factory.h"
@@ -45,9 +46,7 @@ std::string TargetFile() {
       if (text == target.source) return target.path;
     }
   }
-  const char* tmp = getenv("TMPDIR");
-  std::string dir =
-      std::string(tmp != nullptr && *tmp ? tmp : "/tmp") + "/ringfuzz-XXXXXX";
+  std::string dir = ringfuzz::TempDirectory() + "/ringfuzz-XXXXXX";
   if (mkdtemp(dir.data()) == nullptr) {
     std::cerr << "ERROR: cannot create a directory like " << dir
               << " for the embedded target: set TMPDIR to a writable "
@@ -69,10 +68,9 @@ std::string TargetFile() {
 // The twin built beside this binary (fuzzer.cmake: NAME_fuzzer.twin), ""
 // if there is none.
 std::string SiblingTwin() {
-  char self[PATH_MAX];
-  const ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-  if (n <= 0) return "";
-  std::string twin = std::string(self, static_cast<size_t>(n)) + ".twin";
+  const std::string self = ringfuzz::SelfExecutable();
+  if (self.empty()) return "";
+  std::string twin = self + ".twin";
   return access(twin.c_str(), X_OK) == 0 ? twin : "";
 }
 
