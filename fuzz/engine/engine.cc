@@ -423,10 +423,11 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler) {
           "; an executor must count what it ran and never run more than "
           "requested (this is a bug in the executor)")));
     }
-    // A stalled batch's time is the stall's, not the device's speed. An
+    // A stalled batch's time is the stall's, not the device's speed (nor
+    // is an off-pace batch's, BatchResult::off_pace). An
     // overlapped batch's host time is hidden behind the next one: its
     // round lasts its device time.
-    if (sizer_ && !steering.stalled()) {
+    if (sizer_ && !steering.stalled() && !result->off_pace) {
       sizer_->Observe(result->executions,
                       depth > 1 && result->device_time > absl::ZeroDuration()
                           ? result->device_time

@@ -115,6 +115,11 @@ struct BatchResult {
   // while it lasts, the device idles. Zero for executors that never do.
   uint32_t quiesces = 0;
   absl::Duration quiesce_time;
+  // The batch ran on a slower build than the one the executor fuzzes with
+  // (its work cut to match: a signature executor's flight that carried the
+  // precise build's service runs), so its time per execution says nothing
+  // about the fuzzing pace: round sizers skip it.
+  bool off_pace = false;
 };
 
 // Coverage observed so far by this executor (monotone).

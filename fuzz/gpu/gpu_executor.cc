@@ -122,9 +122,7 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
                                         info.max_compute_shared_memory_bytes);
   const bool signature =
       options.coverage &&
-      (options.coverage_mode == GpuExecutorOptions::CoverageMode::kSignature ||
-       (options.coverage_mode == GpuExecutorOptions::CoverageMode::kAuto &&
-        info.is_cpu));
+      options.coverage_mode != GpuExecutorOptions::CoverageMode::kPrecise;
   // On CPU devices the precise build defers its coverage to the end of
   // each execution, unless the target's static edges are not all known.
   MegakernelOptions precise_build = build;
@@ -171,9 +169,8 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
       vk::Buffer::Create(*device, CompareLogBytes(log_capacity), polled);
   if (!cmplog.ok()) return cmplog.status();
   using Overlap = GpuExecutorOptions::Overlap;
-  const bool overlap =
-      options.overlap == Overlap::kOn ||
-      (options.overlap == Overlap::kAuto && !info.is_cpu && !signature);
+  const bool overlap = options.overlap == Overlap::kOn ||
+                       (options.overlap == Overlap::kAuto && !info.is_cpu);
   std::unique_ptr<vk::Buffer> ring2, finds2, snapshots;
   if (overlap) {
     for (auto [buffer, bytes] :
@@ -244,11 +241,11 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
     // build's replays and calibrations do); its compare hooks only serve
     // value-profile features.
     build.compares = options.compares && options.value_profile;
-    fast_builder = std::thread([&e, &options, build, &fast_status] {
+    fast_builder = std::thread([&e, &options, build, overlap, &fast_status] {
       absl::StatusOr<Megakernel> fast =
           BuildMegakernelFromFile(options.target_path, build);
-      fast_status =
-          fast.ok() ? e.AddProgram(*std::move(fast), e.fast_) : fast.status();
+      fast_status = fast.ok() ? e.AddProgram(*std::move(fast), e.fast_, overlap)
+                              : fast.status();
     });
   }
   absl::Status havoc_status = absl::OkStatus();

@@ -64,7 +64,11 @@ struct GpuExecutorOptions {
   // How coverage is gathered during fuzzing batches (Execute and candidate
   // evaluation always use the precise build).
   enum class CoverageMode { kAuto, kPrecise, kSignature };
-  // kAuto: signature on CPU devices (lavapipe), precise on GPUs.
+  // kAuto: signature. On the H200 the bundled targets' signature
+  // campaigns ran 8-19x the precise build's rate at equal coverage
+  // (docs/perf.md), and on lavapipe the precise build cannot keep up.
+  // kPrecise is for measuring and for devices where the two builds do not
+  // fit.
   CoverageMode coverage_mode = CoverageMode::kAuto;
   // Which GPU mutation engine the fuzzing build runs (see
   // MegakernelOptions::flat_mutation). kAuto: flat wherever it applies
@@ -123,8 +127,10 @@ struct GpuExecutorOptions {
   // Overlapped rounds (SubmitBatch): a second ring and find queue, so that
   // the next round is published and queued while the last one runs, and
   // the device never waits for the host between rounds. kAuto: on for GPUs
-  // in precise mode (a signature build needs its candidates re-run between
-  // rounds, and lavapipe's dispatches share the host's cores).
+  // (with a signature build, its candidates are judged by the precise build
+  // in a later, shorter flight); off on CPU devices, whose dispatches share
+  // the host's cores (on lavapipe, tlv ran a quarter of its rate
+  // overlapped).
   enum class Overlap { kAuto, kOn, kOff };
   Overlap overlap = Overlap::kAuto;
   // Clock warm-up (fuzz/gpu/clock_warmer.h): while a build still runs
@@ -194,8 +200,11 @@ class GpuExecutor final : public Executor, public Steerable {
   std::vector<Bytes> RecommendedDictionary() const override;
   bool compare_feedback() const override { return true; }
   // Overlapped rounds (GpuExecutorOptions::overlap): up to two batches in
-  // flight. A batch that cannot overlap (a signature or havoc-only build,
-  // more items than ring slots, inputs to log first) waits for those in
+  // flight. With a signature build, flights run it, except a flight with
+  // service runs (compare logs, length trials, the signature candidates of
+  // earlier flights to judge), which runs the precise build with its work
+  // cut (PreciseFlightShare) and is BatchResult::off_pace. A batch that
+  // cannot overlap (more items than ring slots) waits for those in
   // flight and runs as RunBatch does. Every other method waits for the
   // batches in flight first where it needs the device (their results wait
   // for CollectBatch).
@@ -300,6 +309,9 @@ class GpuExecutor final : public Executor, public Steerable {
     // Its RF_CTRL_PRIORITY_PARTITIONS words.
     std::array<uint32_t, RF_CTRL_PRIORITY_PARTITION_COUNT> partitions = {};
     bool service = false;  // its first slots are service_'s
+    // The build it runs: the signature build, or the precise one for a
+    // flight with service runs (and every flight without a signature build).
+    Program* program = nullptr;
   };
   // Overlapped rounds: compare logs of new corpus inputs and length trials
   // ride in a flight, in its first slots (critical priority), instead of
@@ -307,6 +319,16 @@ class GpuExecutor final : public Executor, public Steerable {
   // share the compare-log entries and the scratch corpus entries.
   // Most ring slots a flight's service runs take from its work.
   static constexpr uint32_t kServiceSlots = 4;
+  // Signature flights (PreciseFlightShare). A precise flight holds the
+  // judgement of the candidates of the flight two before it: the new
+  // entries it confirms wait for its end and the next flight's, so it is
+  // kept short. Assumed slowdown: the bundled targets' campaigns on an
+  // H200 ran the precise build 8-19x slower (docs/perf.md).
+  static constexpr double kPreciseFlightDivisor = 4;
+  static constexpr double kAssumedPreciseSlowdown = 8;
+  static constexpr double kMaxPreciseShare = 256;
+  // Weight of the newest flight in the paces per execution.
+  static constexpr double kPaceWeight = 0.25;
   // The colored copies logged beside corpus inputs [first, first + n)
   // (fuzz/gpu/colorization.h): copy j is scratch entry j, logs into compare-log
   // entry n + j, and was made from input first + input[j].
@@ -494,6 +516,17 @@ class GpuExecutor final : public Executor, public Steerable {
   // Whether `find` came from a service run of a flight (a compare log, or a
   // length trial on a scratch entry) rather than from its work.
   bool IsServiceFind(const Find& find) const;
+  // Signature flights: by how much a precise flight divides its work
+  // items' mutants: kPreciseFlightDivisor times the precise build's
+  // slowdown per execution against the signature build (measured,
+  // kAssumedPreciseSlowdown until both builds ran), so that it takes about
+  // 1/kPreciseFlightDivisor of a signature flight's time.
+  double PreciseFlightShare() const;
+  // Notes a collected flight's device time per execution of its work.
+  void NotePace(const Program& program, const BatchResult& result);
+  // Keeps a signature flight's candidates for the precise build to judge
+  // in a later flight's service runs.
+  void QueueCandidates(std::vector<Find>& candidates);
   // Copies the host's patch lists (patch_index_, patch_data_) to the patch
   // buffer, making it larger when they do not fit.
   absl::Status UploadPatches(uint32_t first_input);
@@ -549,7 +582,13 @@ class GpuExecutor final : public Executor, public Steerable {
   std::deque<absl::StatusOr<BatchResult>> finished_;
   ServiceRuns service_;
   bool service_in_flight_ = false;
-  std::vector<Find> pending_trials_;  // length trials not yet in a flight
+  // Length trials and signature candidates not yet in a flight.
+  std::vector<Find> pending_trials_;
+  // Device time per execution of the work of the flights that ran each
+  // build (an average weighting recent flights most; 0 until measured),
+  // for PreciseFlightShare.
+  double precise_ns_per_exec_ = 0;
+  double fast_ns_per_exec_ = 0;
   uint32_t next_parity_ = 0;
   uint32_t control_epoch_ = 0;           // RF_CTRL_EPOCH of the last flight
   std::unique_ptr<vk::Buffer> corpus_;   // replaced when it grows

@@ -17,6 +17,7 @@
 // it plans then holds their mutants.
 
 #include <algorithm>
+#include <cmath>
 #include <iterator>
 #include <utility>
 #include <vector>
@@ -52,19 +53,33 @@ absl::Status GpuExecutor::SubmitBatch(absl::Span<const WorkItem> work,
   // back, its CMP items run as HAVOC: it has no patches yet.
   // A full ring gives up its last work items for them (a batch may run
   // less than asked, and says so in its executions).
-  absl::StatusOr<std::vector<WorkItem>> service = PlanServiceRuns(
-      std::max<uint32_t>(ring_slots_ - static_cast<uint32_t>(work.size()),
-                         std::min<uint32_t>(ring_slots_ - 1, kServiceSlots)));
+  // With a signature build, a flight with service runs runs the precise
+  // build, whose work is slow anyway: the service runs (signature
+  // candidates among them) may take up to half of it.
+  const uint32_t room =
+      std::max<uint32_t>({ring_slots_ - static_cast<uint32_t>(work.size()),
+                          std::min<uint32_t>(ring_slots_ - 1, kServiceSlots),
+                          fast_ != nullptr ? ring_slots_ / 2 : 0u});
+  absl::StatusOr<std::vector<WorkItem>> service = PlanServiceRuns(room);
   if (!service.ok()) return service.status();
   std::vector<WorkItem> items = *std::move(service);
   const uint32_t service_slots = static_cast<uint32_t>(items.size());
   items.insert(items.end(), work.begin(),
                work.begin() +
                    std::min<size_t>(work.size(), ring_slots_ - service_slots));
+  // A flight runs the signature build unless it carries service runs,
+  // which need the precise build's coverage and compare logs.
+  Program& program =
+      fast_ != nullptr && service_slots == 0 ? *fast_ : *precise_;
+  const double share = fast_ != nullptr && &program == precise_.get()
+                           ? PreciseFlightShare()
+                           : 1.0;
   for (size_t i = service_slots; i < items.size(); ++i) {
     if (items[i].opcode == RF_OP_CMP && items[i].parent >= logged_inputs_) {
       items[i].opcode = RF_OP_HAVOC;
     }
+    items[i].count = std::max<uint32_t>(
+        1, static_cast<uint32_t>(std::ceil(items[i].count / share)));
   }
   const uint32_t parity = next_parity_;
   const uint32_t count = static_cast<uint32_t>(items.size());
@@ -110,13 +125,13 @@ absl::Status GpuExecutor::SubmitBatch(absl::Span<const WorkItem> work,
   const MegakernelPush push = MakePush(
       count, Mix(seed * 0x9E3779B97F4A7C15ull + (uint64_t{++epoch_} << 32)));
   absl::Status submitted =
-      DispatcherOf(*precise_, parity)
+      DispatcherOf(program, parity)
           .Submit(absl::MakeConstSpan(reinterpret_cast<const uint8_t*>(&push),
                                       sizeof(push)),
                   std::min(count, groups_), commands);
   if (!submitted.ok()) return NoteLoss(submitted);
-  flights_.push_back(
-      {parity, count, push.seed, false, partitions, service_slots != 0});
+  flights_.push_back({parity, count, push.seed, false, partitions,
+                      service_slots != 0, &program});
   service_in_flight_ = service_in_flight_ || service_slots != 0;
   next_parity_ ^= 1;
   return absl::OkStatus();
@@ -171,18 +186,20 @@ void GpuExecutor::FinishOldest() {
     later.push_back(FlightResult(next, ignored));
   }
   BatchResult rest;
-  std::vector<Find> unused;
+  std::vector<Find> candidates;
   // The drain reads the live control words: this flight's partitions, not
   // the last flight's.
   std::copy(flight.partitions.begin(), flight.partitions.end(),
             control_.words() + RF_CTRL_PRIORITY_PARTITIONS);
   steered_ = observer_;
   stoppable_ = true;
-  absl::Status drained = Drain(*precise_, flight.slot_count, flight.push_seed,
-                               rest, unused, flight.parity);
+  absl::Status drained =
+      Drain(*flight.program, flight.slot_count, flight.push_seed, rest,
+            candidates, flight.parity);
   stoppable_ = false;
   steered_ = nullptr;
   if (drained.ok()) {
+    QueueCandidates(candidates);
     result->executions += rest.executions;
     for (Find& find : rest.finds) {
       // Service runs that had not ended were put back for a later flight.
@@ -206,7 +223,7 @@ void GpuExecutor::FinishOldest() {
 
 absl::StatusOr<BatchResult> GpuExecutor::FlightResult(const Flight& flight,
                                                       bool& unfinished) {
-  vk::Dispatcher& dispatcher = DispatcherOf(*precise_, flight.parity);
+  vk::Dispatcher& dispatcher = DispatcherOf(*flight.program, flight.parity);
   BatchResult result;
   host_stopped_ = flight.stopped;
   steered_ = flight.stopped ? nullptr : observer_;
@@ -236,13 +253,14 @@ absl::StatusOr<BatchResult> GpuExecutor::FlightResult(const Flight& flight,
       snapshots_->words() + uint64_t{flight.parity} * kSnapshotWords;
   result.executions = snapshot[RF_RES_EXECS];
   CollectMutatorUses(snapshot + RF_RES_EDGE_MAP, result);
-  std::vector<Find> candidates;  // none: the precise build reports coverage
+  std::vector<Find> candidates;  // the signature build's
   if (absl::Status s =
           CollectFinds(snapshot, flight.parity, result, candidates);
       !s.ok()) {
     steered_ = nullptr;
     return s;
   }
+  QueueCandidates(candidates);
   // The maps as this round left them: every round before it had ended,
   // and coverage only grows, so they are the coverage so far (the round
   // queued behind may have added bits: they are counted after it).
@@ -259,6 +277,8 @@ absl::StatusOr<BatchResult> GpuExecutor::FlightResult(const Flight& flight,
   CollectCosts(flight.slot_count, result, flight.parity);
   unfinished = !host_stopped_ && snapshot[RF_RES_STOP] == 0 &&
                PendingSlots(flight.slot_count, flight.parity) != 0;
+  if (!unfinished) NotePace(*flight.program, result);
+  result.off_pace = fast_ != nullptr && flight.program == precise_.get();
   result.readout_time = absl::Now() - readout_start;
   return result;
 }
@@ -366,6 +386,10 @@ absl::Status GpuExecutor::FinishServiceRuns(uint32_t parity,
     find.parent = service.trials[i].parent;
     find.opcode = service.trials[i].opcode;
     find.mutations = service.trials[i].mutations;
+    // A signature candidate was found when its mutant first ran.
+    if (service.trials[i].device_clock != 0) {
+      find.device_clock = service.trials[i].device_clock;
+    }
     finds.push_back(std::move(find));
   }
   KeepCopyFinds(log_finds, service.log_first, service.copies, finds);
@@ -386,6 +410,35 @@ absl::Status GpuExecutor::FinishServiceRuns(uint32_t parity,
   if (absl::Status s = UploadPatches(service.log_first); !s.ok()) return s;
   logged_inputs_ = service.log_first + service.log_count;
   return absl::OkStatus();
+}
+
+double GpuExecutor::PreciseFlightShare() const {
+  const double slowdown = precise_ns_per_exec_ > 0 && fast_ns_per_exec_ > 0
+                              ? precise_ns_per_exec_ / fast_ns_per_exec_
+                              : kAssumedPreciseSlowdown;
+  return std::clamp(slowdown, 1.0, kMaxPreciseShare) * kPreciseFlightDivisor;
+}
+
+void GpuExecutor::NotePace(const Program& program, const BatchResult& result) {
+  if (fast_ == nullptr || result.executions == 0 ||
+      result.device_time <= absl::ZeroDuration()) {
+    return;
+  }
+  // Service runs count in a precise flight's time but not in its
+  // executions: its pace is, if anything, slower than the build's, and
+  // its flights shorter.
+  const double ns = absl::ToDoubleNanoseconds(result.device_time) /
+                    static_cast<double>(result.executions);
+  double& pace =
+      &program == precise_.get() ? precise_ns_per_exec_ : fast_ns_per_exec_;
+  pace = pace <= 0 ? ns : kPaceWeight * ns + (1 - kPaceWeight) * pace;
+}
+
+void GpuExecutor::QueueCandidates(std::vector<Find>& candidates) {
+  pending_trials_.insert(pending_trials_.end(),
+                         std::make_move_iterator(candidates.begin()),
+                         std::make_move_iterator(candidates.end()));
+  candidates.clear();
 }
 
 bool GpuExecutor::IsServiceFind(const Find& find) const {

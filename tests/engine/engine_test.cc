@@ -98,6 +98,11 @@ struct DeviceSpeed {
   bool device_clock = false;
   // The device clock's reading at the fake clock's zero (in ticks).
   uint64_t tick_base = 1000000000;
+  // Every off_pace_every-th batch (0: none) runs off_pace_slowdown times
+  // slower per execution and says so (BatchResult::off_pace), as a
+  // signature executor's precise flights do.
+  uint32_t off_pace_every = 0;
+  int64_t off_pace_slowdown = 1;
 };
 
 class TimedExecutor final : public Executor, public Steerable {
@@ -119,9 +124,13 @@ class TimedExecutor final : public Executor, public Steerable {
     const absl::Duration start = clock_.Now();
     absl::StatusOr<BatchResult> result = inner_.RunBatch(work, seed);
     if (!result.ok()) return result;
+    const bool off_pace = speed_.off_pace_every != 0 &&
+                          durations_.size() % speed_.off_pace_every == 0;
+    result->off_pace = off_pace;
     const absl::Duration took =
-        speed_.overhead +
-        speed_.per_exec * static_cast<int64_t>(result->executions);
+        speed_.overhead + speed_.per_exec *
+                              static_cast<int64_t>(result->executions) *
+                              (off_pace ? speed_.off_pace_slowdown : 1);
     if (speed_.device_clock) {
       auto tick = [base = speed_.tick_base](absl::Duration t) {
         return base + static_cast<uint64_t>(absl::ToInt64Nanoseconds(t) / 10);
@@ -1168,6 +1177,40 @@ TEST(EngineTest, AdaptiveRoundsConvergeToTheTargetDuration) {
   EXPECT_EQ(engine.total_executions(), 300000u);  // -runs stays exact
   EXPECT_THAT(out.str(), HasSubstr("INFO: rounds sized for 10ms (-round_ms): "
                                    "the last batch ran "));
+}
+
+// Off-pace batches (a slower build's, BatchResult::off_pace) do not move
+// the rounds' size: the others still converge to the target duration.
+TEST(EngineTest, OffPaceBatchesDoNotSizeRounds) {
+  FakeClock clock;
+  DeviceSpeed speed;
+  speed.per_exec = absl::Microseconds(1);
+  speed.overhead = absl::Milliseconds(1);
+  speed.off_pace_every = 3;
+  speed.off_pace_slowdown = 10;
+  TimedExecutor executor(NoBug(), clock, speed);
+  Config config = TestConfig();
+  config.adaptive_rounds = true;
+  config.round_ms = 10;
+  config.batch_slots = 16;
+  config.slot_execs = 4096;
+  config.runs = 400000;
+  std::ostringstream out;
+  Engine engine(config, executor, out, clock);
+  ASSERT_EQ(engine.Run({}), 0) << out.str();
+  const auto& batches = executor.batches();
+  ASSERT_GT(batches.size(), 30u);
+  // As in AdaptiveRoundsConvergeToTheTargetDuration: 563 mutants per slot
+  // (a probe twice that, an urgent batch 250), whatever the slow batches
+  // between them took.
+  size_t plain = 0;
+  for (size_t b = 12; b + 1 < batches.size(); ++b) {
+    const uint32_t count = batches[b][0].count;
+    if (count == 2 * 563u || Urgent(batches[b])) continue;
+    EXPECT_EQ(count, 563u) << b;
+    ++plain;
+  }
+  EXPECT_GT(plain, 5u);
 }
 
 // A round whose fixed part alone exceeds the target settles at
