@@ -99,7 +99,8 @@ int RunCommandLine(absl::Span<const std::string> args,
     return RunCleanseCrash(config, **executor, parsed->positional, out);
   }
   if (config.merge || config.set_cover_merge) {
-    return RunMerge(config, **executor, parsed->positional, out);
+    return RunMerge(config, **executor, parsed->positional, out,
+                    std::move(timeout_judge));
   }
   Engine engine(config, **executor, out);
   engine.SetTimeoutJudge(std::move(timeout_judge));

@@ -76,8 +76,12 @@ std::vector<uint32_t> Added(const std::vector<uint32_t>& after,
 
 class Merger {
  public:
-  Merger(const Config& config, Executor& executor, std::ostream& out)
-      : config_(config), executor_(executor), out_(out) {}
+  Merger(const Config& config, Executor& executor, std::ostream& out,
+         std::unique_ptr<TimeoutJudge> judge)
+      : config_(config),
+        executor_(executor),
+        out_(out),
+        timeout_gate_(std::move(judge)) {}
 
   int Run(const std::vector<std::string>& dirs);
 
@@ -113,6 +117,7 @@ class Merger {
   const Config& config_;
   Executor& executor_;
   std::ostream& out_;
+  TimeoutGate timeout_gate_;  // clears loop-budget timeouts (-twin)
   std::string control_path_;
   bool set_cover_ = false;
   std::vector<MergeInput> known_;  // from a completed control file
@@ -308,7 +313,12 @@ std::optional<int> Merger::RunInputs() {
     executions_ += result->executions;
     const Find* bug = nullptr;
     for (const Find& find : result->finds) {
-      if (IsBug(find.kind)) bug = &find;
+      if (!IsBug(find.kind)) continue;
+      if (find.kind == Find::Kind::kTimeout &&
+          timeout_gate_.Clears(*data, absl::InfiniteDuration(), out_)) {
+        continue;
+      }
+      bug = &find;
     }
     if (bug != nullptr) {
       out_ << "MERGE-INNER: '" << path << "' hit a bug (" << DescribeBug(*bug)
@@ -338,6 +348,9 @@ std::optional<int> Merger::RunInputs() {
       executions_,
       static_cast<uint64_t>(absl::ToInt64Seconds(absl::Now() - start_)));
   out_ << FormatStatusLine(StatusEvent::kDone, counters) << "\n";
+  if (const std::string line = timeout_gate_.SummaryLine(); !line.empty()) {
+    out_ << line << "\n";
+  }
   out_ << "MERGE-OUTER: successful in 1 attempt(s)\n";
   return std::nullopt;
 }
@@ -379,8 +392,9 @@ int Merger::CopyNewInputs(const std::string& out_dir) {
 }  // namespace
 
 int RunMerge(const Config& config, Executor& executor,
-             const std::vector<std::string>& dirs, std::ostream& out) {
-  return Merger(config, executor, out).Run(dirs);
+             const std::vector<std::string>& dirs, std::ostream& out,
+             std::unique_ptr<TimeoutJudge> judge) {
+  return Merger(config, executor, out, std::move(judge)).Run(dirs);
 }
 
 }  // namespace ringfuzz

@@ -28,6 +28,7 @@
 
 #include "fuzz/engine/config.h"
 #include "fuzz/engine/executor.h"
+#include "fuzz/engine/timeout_judge.h"
 
 namespace ringfuzz {
 
@@ -37,8 +38,14 @@ namespace ringfuzz {
 // directory that cannot be listed or created, a control file or corpus file
 // that cannot be written, or an executor that fails or cannot name its
 // features; -interrupted_exitcode after SIGINT/SIGTERM.
+// An input that exhausts the device's loop budget is a timeout, not merged
+// (as libFuzzer does not merge an input that times out), unless `judge`
+// (-twin, fuzz/engine/timeout_judge.h) finds that it ends within -timeout
+// seconds: then it is merged like any other input, with the coverage the
+// device saw before the budget ran out.
 int RunMerge(const Config& config, Executor& executor,
-             const std::vector<std::string>& dirs, std::ostream& out);
+             const std::vector<std::string>& dirs, std::ostream& out,
+             std::unique_ptr<TimeoutJudge> judge = nullptr);
 
 }  // namespace ringfuzz
 

@@ -153,6 +153,60 @@ TEST_F(MergeTest, ResumesFromAControlFileCutAfterSomeInputs) {
   EXPECT_THAT(log_.str(), HasSubstr("MERGE-OUTER: 0 new files"));
 }
 
+// A judge that gives every input the same verdict, counting its calls.
+class FixedJudge final : public TimeoutJudge {
+ public:
+  FixedJudge(TimeoutVerdict::Kind kind, int* calls)
+      : kind_(kind), calls_(calls) {}
+  TimeoutVerdict Judge(const Bytes& input) override {
+    ++*calls_;
+    return {kind_, absl::Milliseconds(5), "fixed"};
+  }
+
+ private:
+  TimeoutVerdict::Kind kind_;
+  int* calls_;
+};
+
+// An input that exhausts the loop budget is not merged, unless the judge
+// (-twin) sees it end within -timeout: then it is merged with its coverage.
+TEST_F(MergeTest, ALoopBudgetTimeoutIsMergedOnlyWhenTheJudgeClearsIt) {
+  Write(in_.Sub("f6"), "FUZ!");  // the fake's bug: a timeout here
+  FakeExecutorOptions options;
+  options.bug = Find::Kind::kTimeout;
+  options.bug_covers = true;  // feature 4, new to the merge
+  auto merge = [&](const std::string& out,
+                   std::unique_ptr<TimeoutJudge> judge) {
+    log_.str("");
+    FakeExecutor executor(options);
+    return RunMerge(config_, executor, {out, in_.path()}, log_,
+                    std::move(judge));
+  };
+  const std::string timeout_name = Sha1Hex(B("FUZ!"));
+  ASSERT_EQ(merge(out_.path(), nullptr), 0) << log_.str();
+  EXPECT_THAT(ListDir(out_.path()), Not(testing::Contains(timeout_name)));
+  EXPECT_THAT(log_.str(), HasSubstr("hit a bug"));
+
+  int calls = 0;
+  TempDir confirmed;
+  ASSERT_EQ(
+      merge(confirmed.path(), std::make_unique<FixedJudge>(
+                                  TimeoutVerdict::Kind::kTimeout, &calls)),
+      0)
+      << log_.str();
+  EXPECT_EQ(calls, 1);
+  EXPECT_THAT(ListDir(confirmed.path()), Not(testing::Contains(timeout_name)));
+
+  TempDir cleared;
+  ASSERT_EQ(merge(cleared.path(), std::make_unique<FixedJudge>(
+                                      TimeoutVerdict::Kind::kFinished, &calls)),
+            0)
+      << log_.str();
+  EXPECT_EQ(calls, 2);
+  EXPECT_THAT(ListDir(cleared.path()), testing::Contains(timeout_name));
+  EXPECT_THAT(log_.str(), Not(HasSubstr("hit a bug")));
+}
+
 TEST_F(MergeTest, AnInterruptedMergeResumesWhereItStopped) {
   TempDir control;
   config_.merge_control_file = control.Sub("cf");

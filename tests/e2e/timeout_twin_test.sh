@@ -4,7 +4,8 @@
 # campaign goes on, exit 0, no timeout- artifact); one that runs past the
 # seconds on the twin is reported as libFuzzer's timeout (exit 70), when
 # fuzzing and when replaying a file. Without -twin the same long input is a
-# timeout, as before; a -twin that is not an executable is a usage error.
+# timeout, as before; -merge=1 merges the long input only with -twin; a
+# -twin that is not an executable is a usage error.
 #
 # Usage: timeout_twin_test.sh RINGFUZZ LONG_LOOPS.fz LONG_LOOPS_TWIN
 #                             HANG.fz HANG_TWIN
@@ -47,6 +48,21 @@ grep -q "^Done [0-9]* runs" log1 || fail "with -twin: the campaign did not end"
 rc=$?
 [ "$rc" -eq 0 ] || fail "replay with -twin: exit $rc, want 0: $(tail -3 log2)"
 grep -q "^Executed long_input" log2 || fail "replay with -twin: not executed"
+
+# -merge=1: without -twin the long input is a timeout and is not merged;
+# with -twin it is merged (libFuzzer's merge keeps it too).
+mkdir -p m_in m_out0 m_out1
+cp long_input m_in/
+"$rf" -target="$long" -device=cpu -max_len=64 -merge=1 m_out0 m_in \
+  >log_m0 2>&1 || fail "merge without -twin: exit $?: $(tail -3 log_m0)"
+ls m_out0 | grep -q . && fail "merge without -twin: merged $(ls m_out0)"
+"$rf" -target="$long" -device=cpu -max_len=64 -merge=1 -twin="$long_twin" \
+  m_out1 m_in >log_m1 2>&1 ||
+  fail "merge with -twin: exit $?: $(tail -3 log_m1)"
+cmp -s "m_out1/$(ls m_out1 | head -1)" long_input ||
+  fail "merge with -twin: not merged: $(grep MERGE log_m1)"
+grep -q "MERGE-OUTER: 1 new files" log_m1 ||
+  fail "merge with -twin: $(grep MERGE-OUTER log_m1 | tail -1)"
 
 # A real hang: reported as libFuzzer's timeout after the twin's seconds,
 # replaying and fuzzing.

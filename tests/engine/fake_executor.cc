@@ -42,6 +42,11 @@ std::optional<Find> FakeExecutor::RunOne(const Bytes& input, uint32_t parent,
   find.parent = parent;
   find.opcode = opcode;
   if (k == options_.magic.size()) {
+    if (options_.bug_covers && options_.coverage) {
+      features_.insert(k);
+      features_.insert(1000 + std::min<size_t>(input.size(), 8));
+      prefixes_.insert(k);
+    }
     find.kind = options_.bug;
     find.code = options_.bug == Find::Kind::kOverread
                     ? static_cast<uint32_t>(input.size())

@@ -32,6 +32,9 @@ struct FakeExecutorOptions {
   std::string magic = "FUZ!";
   Find::Kind bug = Find::Kind::kCrash;
   uint32_t crash_code = 7;
+  // The bug's execution records its features first, as a GPU execution
+  // that the loop budget cuts keeps the coverage it reached.
+  bool bug_covers = false;
   size_t max_len = 64;
   // A bounded executor: runs at most this many mutants per work item.
   uint32_t max_execs_per_item = std::numeric_limits<uint32_t>::max();
