@@ -93,10 +93,12 @@ int RunCommandLine(absl::Span<const std::string> args,
   InstallInterruptHandlers(static_cast<int>(config.interrupted_exitcode));
   // The corpus tools, in the order libFuzzer's driver tests their flags.
   if (config.minimize_crash) {
-    return RunMinimizeCrash(config, **executor, parsed->positional, out);
+    return RunMinimizeCrash(config, **executor, parsed->positional, out,
+                            RealClock(), std::move(timeout_judge));
   }
   if (config.cleanse_crash) {
-    return RunCleanseCrash(config, **executor, parsed->positional, out);
+    return RunCleanseCrash(config, **executor, parsed->positional, out,
+                           std::move(timeout_judge));
   }
   if (config.merge || config.set_cover_merge) {
     return RunMerge(config, **executor, parsed->positional, out,

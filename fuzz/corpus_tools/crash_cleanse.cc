@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "corpus/atomic_file.h"
+#include "fuzz/corpus_tools/cleared_timeout.h"
 #include "fuzz/engine/bug_signature.h"
 #include "fuzz/engine/interrupt.h"
 
@@ -30,7 +31,8 @@ bool IsReplacement(uint8_t byte) {
 }  // namespace
 
 int RunCleanseCrash(const Config& config, Executor& executor,
-                    const std::vector<std::string>& files, std::ostream& out) {
+                    const std::vector<std::string>& files, std::ostream& out,
+                    std::unique_ptr<TimeoutJudge> judge) {
   auto fail = [&out](const absl::Status& status) {
     out << "ERROR: " << status.message() << "\n";
     return kCleanseError;
@@ -65,6 +67,10 @@ int RunCleanseCrash(const Config& config, Executor& executor,
   if (!first.ok()) return fail(first.status());
   if (!(*first)[0]) {
     out << "ERROR: the input " << files[0] << " did not crash\n";
+    return kCleanseError;
+  }
+  TimeoutGate timeout_gate(std::move(judge));
+  if (TimeoutClearedByTwin(*(*first)[0], input, files[0], timeout_gate, out)) {
     return kCleanseError;
   }
   const BugSignature signature = *(*first)[0];

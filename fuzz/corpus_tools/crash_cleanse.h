@@ -18,12 +18,14 @@
 #ifndef RINGFUZZ_FUZZ_CORPUS_TOOLS_CRASH_CLEANSE_H_
 #define RINGFUZZ_FUZZ_CORPUS_TOOLS_CRASH_CLEANSE_H_
 
+#include <memory>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "fuzz/engine/config.h"
 #include "fuzz/engine/executor.h"
+#include "fuzz/engine/timeout_judge.h"
 
 namespace ringfuzz {
 
@@ -31,9 +33,12 @@ namespace ringfuzz {
 // with an "ERROR:" line without exactly one file and -exact_artifact_path
 // (libFuzzer's message), when the file cannot be read, does not hit a bug,
 // or OUT cannot be written; -interrupted_exitcode after SIGINT/SIGTERM (OUT
-// holds the passes done).
+// holds the passes done). With `judge` (-twin), an input whose bug is an
+// exhausted loop budget but which ends within -timeout on the twin does not
+// hit a bug (fuzz/corpus_tools/cleared_timeout.h).
 int RunCleanseCrash(const Config& config, Executor& executor,
-                    const std::vector<std::string>& files, std::ostream& out);
+                    const std::vector<std::string>& files, std::ostream& out,
+                    std::unique_ptr<TimeoutJudge> judge = nullptr);
 
 }  // namespace ringfuzz
 

@@ -10,6 +10,7 @@
 #include "corpus/atomic_file.h"
 #include "corpus/sha1.h"
 #include "corpus/work_dir.h"
+#include "fuzz/corpus_tools/cleared_timeout.h"
 #include "fuzz/engine/bug_signature.h"
 #include "fuzz/engine/interrupt.h"
 
@@ -26,8 +27,12 @@ constexpr int64_t kDefaultSeconds = 600;
 class Minimizer {
  public:
   Minimizer(const Config& config, Executor& executor, std::ostream& out,
-            Clock& clock)
-      : config_(config), executor_(executor), out_(out), clock_(clock) {}
+            Clock& clock, std::unique_ptr<TimeoutJudge> judge)
+      : config_(config),
+        executor_(executor),
+        out_(out),
+        clock_(clock),
+        timeout_gate_(std::move(judge)) {}
 
   int Run(const std::vector<std::string>& files);
 
@@ -49,6 +54,7 @@ class Minimizer {
   Executor& executor_;
   std::ostream& out_;
   Clock& clock_;
+  TimeoutGate timeout_gate_;  // clears loop-budget timeouts (-twin)
   BugSignature signature_;
   Bytes input_;
   std::string artifact_;
@@ -87,6 +93,9 @@ int Minimizer::Run(const std::vector<std::string>& files) {
   if (!first.ok()) return Fail(first.status());
   if (!(*first)[0]) {
     out_ << "ERROR: the input " << path << " did not crash\n";
+    return kMinimizeError;
+  }
+  if (TimeoutClearedByTwin(*(*first)[0], input_, path, timeout_gate_, out_)) {
     return kMinimizeError;
   }
   signature_ = *(*first)[0];
@@ -230,8 +239,8 @@ bool SmallerInput(ByteSpan a, ByteSpan b) {
 
 int RunMinimizeCrash(const Config& config, Executor& executor,
                      const std::vector<std::string>& files, std::ostream& out,
-                     Clock& clock) {
-  return Minimizer(config, executor, out, clock).Run(files);
+                     Clock& clock, std::unique_ptr<TimeoutJudge> judge) {
+  return Minimizer(config, executor, out, clock, std::move(judge)).Run(files);
 }
 
 }  // namespace ringfuzz

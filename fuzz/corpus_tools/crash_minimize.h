@@ -27,6 +27,7 @@
 #define RINGFUZZ_FUZZ_CORPUS_TOOLS_CRASH_MINIMIZE_H_
 
 #include <cstddef>
+#include <memory>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -34,6 +35,7 @@
 #include "fuzz/engine/clock.h"
 #include "fuzz/engine/config.h"
 #include "fuzz/engine/executor.h"
+#include "fuzz/engine/timeout_judge.h"
 
 namespace ringfuzz {
 
@@ -53,10 +55,13 @@ bool SmallerInput(ByteSpan a, ByteSpan b);
 // perhaps the original), kErrorExit with an "ERROR:" line when there is not
 // exactly one file, it cannot be read, it does not hit a bug, or the
 // artifact cannot be written; -interrupted_exitcode after SIGINT/SIGTERM
-// (the artifact holds the progress so far).
+// (the artifact holds the progress so far). With `judge` (-twin), an input
+// whose bug is an exhausted loop budget but which ends within -timeout on
+// the twin does not hit a bug (fuzz/corpus_tools/cleared_timeout.h).
 int RunMinimizeCrash(const Config& config, Executor& executor,
                      const std::vector<std::string>& files, std::ostream& out,
-                     Clock& clock = RealClock());
+                     Clock& clock = RealClock(),
+                     std::unique_ptr<TimeoutJudge> judge = nullptr);
 
 }  // namespace ringfuzz
 

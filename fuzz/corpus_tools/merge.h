@@ -22,6 +22,7 @@
 #ifndef RINGFUZZ_FUZZ_CORPUS_TOOLS_MERGE_H_
 #define RINGFUZZ_FUZZ_CORPUS_TOOLS_MERGE_H_
 
+#include <memory>
 #include <ostream>
 #include <string>
 #include <vector>

@@ -320,6 +320,42 @@ TEST(CrashMinimizeTest, RefusesAnInputWithoutABugAndTwoInputs) {
   EXPECT_THAT(log.str(), HasSubstr(dir.Sub("missing")));
 }
 
+// -minimize_crash and -cleanse_crash with -twin: a loop-budget timeout that
+// the twin runs to the end is not a crash; one it confirms is worked on.
+TEST(CrashMinimizeTest, ALoopBudgetTimeoutTheTwinClearsIsNotACrash) {
+  TempDir dir;
+  Write(dir.Sub("hang"), "FUZ!tail");
+  FakeExecutorOptions options;
+  options.bug = Find::Kind::kTimeout;
+  Config config;
+  config.runs = 50;
+  config.artifact_prefix = dir.Sub("");
+  config.exact_artifact_path = dir.Sub("out");
+  int calls = 0;
+  auto judge = [&calls](TimeoutVerdict::Kind kind) {
+    return std::make_unique<FixedJudge>(kind, &calls);
+  };
+  for (const bool cleanse : {false, true}) {
+    SCOPED_TRACE(cleanse ? "-cleanse_crash" : "-minimize_crash");
+    auto run = [&](TimeoutVerdict::Kind kind, std::ostringstream& log) {
+      FakeExecutor executor(options);
+      return cleanse ? RunCleanseCrash(config, executor, {dir.Sub("hang")}, log,
+                                       judge(kind))
+                     : RunMinimizeCrash(config, executor, {dir.Sub("hang")},
+                                        log, RealClock(), judge(kind));
+    };
+    std::ostringstream cleared, confirmed;
+    EXPECT_EQ(run(TimeoutVerdict::Kind::kFinished, cleared), 1);
+    EXPECT_THAT(cleared.str(),
+                HasSubstr("ERROR: the input " + dir.Sub("hang") +
+                          " did not crash: it exhausts the device's loop "
+                          "budget, but the twin (-twin) runs it to the end"));
+    EXPECT_EQ(run(TimeoutVerdict::Kind::kTimeout, confirmed), 0)
+        << confirmed.str();
+  }
+  EXPECT_EQ(calls, 4);
+}
+
 TEST(CrashCleanseTest, ReplacesTheBytesTheBugDoesNotNeed) {
   TempDir dir;
   Write(dir.Sub("crash"),

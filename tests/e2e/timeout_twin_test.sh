@@ -4,8 +4,9 @@
 # campaign goes on, exit 0, no timeout- artifact); one that runs past the
 # seconds on the twin is reported as libFuzzer's timeout (exit 70), when
 # fuzzing and when replaying a file. Without -twin the same long input is a
-# timeout, as before; -merge=1 merges the long input only with -twin; a
-# -twin that is not an executable is a usage error.
+# timeout, as before; -merge=1 merges the long input only with -twin, and
+# -minimize_crash=1 calls it no crash with -twin; a -twin that is not an
+# executable is a usage error.
 #
 # Usage: timeout_twin_test.sh RINGFUZZ LONG_LOOPS.fz LONG_LOOPS_TWIN
 #                             HANG.fz HANG_TWIN
@@ -63,6 +64,18 @@ cmp -s "m_out1/$(ls m_out1 | head -1)" long_input ||
   fail "merge with -twin: not merged: $(grep MERGE log_m1)"
 grep -q "MERGE-OUTER: 1 new files" log_m1 ||
   fail "merge with -twin: $(grep MERGE-OUTER log_m1 | tail -1)"
+
+# -minimize_crash=1 with -twin: the long input is not a crash (exit 1, as
+# libFuzzer's "did not crash"); without -twin it is a timeout to minimize.
+"$rf" -target="$long" -device=cpu -max_len=64 -minimize_crash=1 -runs=64 \
+  -twin="$long_twin" -artifact_prefix="$work/" long_input >log_c1 2>&1
+rc=$?
+[ "$rc" -eq 1 ] || fail "minimize with -twin: exit $rc, want 1"
+grep -q "did not crash: it exhausts the device's loop budget" log_c1 ||
+  fail "minimize with -twin: $(tail -2 log_c1)"
+"$rf" -target="$long" -device=cpu -max_len=64 -minimize_crash=1 -runs=64 \
+  -artifact_prefix="$work/" long_input >log_c0 2>&1 ||
+  fail "minimize without -twin: exit $?: $(tail -2 log_c0)"
 
 # A real hang: reported as libFuzzer's timeout after the twin's seconds,
 # replaying and fuzzing.
