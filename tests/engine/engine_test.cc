@@ -55,6 +55,18 @@ Config TestConfig() {
   return config;
 }
 
+// TestConfig with rounds sized by time toward a 10 ms target (-round_ms),
+// each of 16 slots of at most `slot_execs` mutants; `runs` executions in all.
+Config AdaptiveConfig(int64_t slot_execs, int64_t runs) {
+  Config config = TestConfig();
+  config.adaptive_rounds = true;
+  config.round_ms = 10;
+  config.batch_slots = 16;
+  config.slot_execs = slot_execs;
+  config.runs = runs;
+  return config;
+}
+
 EngineRun RunEngine(const Config& config, FakeExecutor& executor,
                     const std::vector<std::string>& positional,
                     Clock* clock = nullptr) {
@@ -1133,12 +1145,7 @@ TEST(EngineTest, AdaptiveRoundsConvergeToTheTargetDuration) {
   speed.per_exec = absl::Microseconds(1);
   speed.overhead = absl::Milliseconds(1);  // fixed cost of a round
   TimedExecutor executor(NoBug(), clock, speed);
-  Config config = TestConfig();
-  config.adaptive_rounds = true;
-  config.round_ms = 10;
-  config.batch_slots = 16;
-  config.slot_execs = 4096;  // the ceiling: 65 ms per batch
-  config.runs = 300000;
+  Config config = AdaptiveConfig(4096, 300000);  // the ceiling: 65 ms per batch
   std::ostringstream out;
   Engine engine(config, executor, out, clock);
   ASSERT_EQ(engine.Run({}), 0) << out.str();
@@ -1189,12 +1196,7 @@ TEST(EngineTest, OffPaceBatchesDoNotSizeRounds) {
   speed.off_pace_every = 3;
   speed.off_pace_slowdown = 10;
   TimedExecutor executor(NoBug(), clock, speed);
-  Config config = TestConfig();
-  config.adaptive_rounds = true;
-  config.round_ms = 10;
-  config.batch_slots = 16;
-  config.slot_execs = 4096;
-  config.runs = 400000;
+  Config config = AdaptiveConfig(4096, 400000);
   std::ostringstream out;
   Engine engine(config, executor, out, clock);
   ASSERT_EQ(engine.Run({}), 0) << out.str();
@@ -1224,12 +1226,7 @@ TEST(EngineTest, AdaptiveRoundsKeepTheDeviceBusyWhenTheFixedCostDominates) {
   FakeExecutorOptions options;
   options.magic = "0123456789abcdef0123456789abcdef";  // never found
   TimedExecutor executor(options, clock, speed);
-  Config config = TestConfig();
-  config.adaptive_rounds = true;
-  config.round_ms = 10;
-  config.batch_slots = 16;
-  config.slot_execs = 65536;
-  config.runs = 2000000;
+  Config config = AdaptiveConfig(65536, 2000000);
   config.verbosity = 0;
   std::ostringstream out;
   Engine engine(config, executor, out, clock);
@@ -1258,12 +1255,7 @@ TEST(EngineTest, OverlappedAdaptiveRoundsSettleAtTwiceTheFixedCost) {
   options.device_time = absl::Milliseconds(30);
   options.device_time_per_exec = absl::Microseconds(1);
   FakeExecutor executor(options);
-  Config config = TestConfig();
-  config.adaptive_rounds = true;
-  config.round_ms = 10;
-  config.batch_slots = 16;
-  config.slot_execs = 65536;
-  config.runs = 2000000;
+  Config config = AdaptiveConfig(65536, 2000000);
   config.verbosity = 0;
   FakeClock clock;
   std::ostringstream out;
@@ -1292,12 +1284,8 @@ TEST(EngineTest, AdaptiveRoundsStayWithinOneAndThePreferredShape) {
     DeviceSpeed speed;
     speed.per_exec = fast ? absl::Nanoseconds(1) : absl::Milliseconds(5);
     TimedExecutor executor(NoBug(), clock, speed);
-    Config config = TestConfig();
-    config.adaptive_rounds = true;
-    config.round_ms = 10;
+    Config config = AdaptiveConfig(256, fast ? 60000 : 600);
     config.batch_slots = 8;
-    config.slot_execs = 256;
-    config.runs = fast ? 60000 : 600;
     config.verbosity = 0;
     std::ostringstream out;
     Engine engine(config, executor, out, clock);
@@ -1334,12 +1322,7 @@ TEST(EngineTest, AdaptiveRoundsKeepAMutantPerLane) {
   limits.ring_slots = 16;
   limits.worker_groups = 16;
   executor.set_limits(limits);
-  Config config = TestConfig();
-  config.adaptive_rounds = true;
-  config.round_ms = 10;
-  config.batch_slots = 16;
-  config.slot_execs = 64;
-  config.runs = 5000;
+  Config config = AdaptiveConfig(64, 5000);
   config.verbosity = 0;
   std::ostringstream out;
   Engine engine(config, executor, out, clock);
