@@ -2,7 +2,8 @@
 // register counters and a Bloom filter of features, hashed once per
 // execution into a signature looked up in the seen table (see the coverage
 // modes in megakernel_prelude.glsl). Defines rf_coverage_reset, rf_cov_hook,
-// rf_bloom_add and rf_signature for the hooks and the main loop.
+// rf_bloom_add, rf_signature and rf_new_classes for the hooks and the main
+// loop.
 
 uint rf_bloom[8];
 
@@ -80,4 +81,34 @@ void rf_cov_hook() {
   [[unroll]] for (uint k = 0u; k < RF_SIG_COUNT_WORDS; ++k) {
     rf_sig_counts[k] += k == word ? add : 0u;
   }
+}
+
+// Counter word k's (counter, hit-count class) pairs as bits: byte b, bit c
+// for counter 4k + b visited with class c (RF_RES_SIG_CLASSES).
+uint rf_class_bits(uint counts) {
+  uint bits = 0u;
+  for (uint b = 0u; b < 4u; ++b) {
+    uint n = (counts >> (8u * b)) & 0xFFu;
+    if (n == 0u) continue;
+    uint top = uint(findMSB(n));
+    uint c = n < 4u ? n - 1u : top < 6u ? top + 1u : top;
+    bits |= 1u << (8u * b + c);
+  }
+  return bits;
+}
+
+// The (counter, class) pairs of this execution that no candidate visited
+// before; with `mark`, they become visited. Only for an unseen signature:
+// a loop over the counters with a load each, off the common path.
+uint rf_new_classes(bool mark) {
+  uint fresh = 0u;
+  for (uint k = 0u; k < RF_SIG_COUNT_WORDS; ++k) {
+    if (rf_sig_counts[k] == 0u) continue;
+    uint bits = rf_class_bits(rf_sig_counts[k]);
+    uint unseen = bits & ~rf_ctrl[RF_RES_SIG_CLASSES + k];
+    if (unseen == 0u) continue;
+    fresh += uint(bitCount(unseen));
+    if (mark) atomicOr(rf_ctrl[RF_RES_SIG_CLASSES + k], unseen);
+  }
+  return fresh;
 }

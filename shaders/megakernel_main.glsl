@@ -340,11 +340,15 @@ void rf_run_slot(uint slot, uint lane) {
 #ifdef RF_COVERAGE_SIGNATURE
     // A candidate that does not fit the find queue leaves its signature
     // unseen: a later execution with it is a candidate again.
+    // It says how many (counter, class) pairs it visits first: the host
+    // judges those candidates before new combinations of known pairs.
     uint bit = rf_signature() & (RF_SEEN_BITS - 1u);
     if (rf_mark(RF_RES_SEEN + (bit >> 5u), 1u << (bit & 31u)) != 0u) {
+      rf_new_bits = rf_new_classes(false);
       uint stored =
           rf_push_find(RF_FIND_CANDIDATE, slot, source, opcode, mutations);
       if (stored == 0u) rf_unmark(RF_RES_SEEN * 32u + bit + 1u);
+      if (stored != 0u && rf_new_bits != 0u) rf_new_classes(true);
       pushed += stored;
     }
 #else

@@ -198,7 +198,16 @@
 // says.
 #define RF_STATIC_EDGE_WORDS 32u
 #define RF_RES_STATIC_EDGES (RF_RES_MUTATOR_USES + RF_RES_MUTATOR_USE_WORDS)
-#define RF_RES_END (RF_RES_STATIC_EDGES + RF_STATIC_EDGE_WORDS)
+// Hit-count classes seen by candidates (signature mode): byte b of word k
+// is the signature build's folded block counter 4k + b, and its bit c is
+// set once a candidate visited that counter's blocks with hit-count class
+// c (0..7 for 1, 2, 3, 4-7, 8-15, 16-31, 32-127, 128+ visits). A candidate
+// carries in RF_FIND_NEW_BITS how many (counter, class) pairs it was the
+// first to visit: 0 for a new combination of known ones, which the host
+// judges after the others. Cleared with the maps.
+#define RF_SIG_CLASS_WORDS RF_SIG_MAX_COUNT_WORDS
+#define RF_RES_SIG_CLASSES (RF_RES_STATIC_EDGES + RF_STATIC_EDGE_WORDS)
+#define RF_RES_END (RF_RES_SIG_CLASSES + RF_SIG_CLASS_WORDS)
 #define RF_CTRL_WORDS RF_RES_END
 
 // ---------------------------------------------------------------------------

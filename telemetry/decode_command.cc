@@ -29,7 +29,7 @@ constexpr char kUsage[] =
     "usage: ringfuzz telemetry decode -control=FILE -ring=FILE\n"
     "           [-window_opcodes=a,b,...] [-sketch=DEPTHxWIDTH]\n"
     "           [-previous_control=FILE -previous_ring=FILE] [-json]\n"
-    "  -control           control-buffer dump (640 to 157056 bytes)\n"
+    "  -control           control-buffer dump (640 to 157184 bytes)\n"
     "  -ring              ring-buffer dump (whole 64-byte slots, <= 64 MiB)\n"
     "  -window_opcodes    opcodes whose slots form ticketed windows\n"
     "  -sketch            add count-min sketch top entries, e.g. 4x1024\n"
@@ -44,7 +44,7 @@ constexpr char kUsage[] =
 constexpr uint64_t kMaxControlDumpBytes = uint64_t{RF_CTRL_WORDS} * 4;
 constexpr uint64_t kMaxRingDumpBytes = uint64_t{1} << 26;
 static_assert(kMaxRingDumpBytes == (uint64_t{1} << 20) * RF_SLOT_BYTES);
-static_assert(kMaxControlDumpBytes == 157056, "update kUsage's -control line");
+static_assert(kMaxControlDumpBytes == 157184, "update kUsage's -control line");
 
 // Sketch shapes the command builds (8 MiB of counters per sketch at most).
 constexpr size_t kMaxSketchDepth = 64;

@@ -253,11 +253,12 @@ int main(int argc, char** argv) {
   const auto cov = (*executor)->Coverage();
   std::printf(
       "batches: %llu  execs: %llu  finds: %llu  cov: %llu  ft: %llu  "
-      "candidates: %llu\n",
+      "candidates: %llu (dropped %llu)\n",
       (unsigned long long)batches, (unsigned long long)execs,
       (unsigned long long)finds, (unsigned long long)cov.blocks,
       (unsigned long long)cov.features,
-      (unsigned long long)(*executor)->candidates_evaluated());
+      (unsigned long long)(*executor)->candidates_evaluated(),
+      (unsigned long long)(*executor)->candidates_dropped());
   // CPU time of the measured loop: on lavapipe the device is this process's
   // threads, so executions per CPU-second is robust to other load.
   const double cpu = CpuSeconds() - cpu_start;

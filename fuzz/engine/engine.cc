@@ -866,6 +866,13 @@ std::optional<int> Engine::HandleFinds(const BatchResult& result) {
     if (latency_clock_ == LatencyClock::kDeviceTicks &&
         find.device_clock != 0) {
       tick_latency_.FoundAtTick(**added, find.device_clock);
+      // The executor may have run its first mutants already.
+      if (find.first_mutant_clock != 0) {
+        if (auto sample =
+                tick_latency_.RanAtTick(**added, find.first_mutant_clock)) {
+          PrintLatencySamples({*sample});
+        }
+      }
     }
     round_latency_.Found(**added, round_start_);
     new_units_waiting_.push_back({**added, find.opcode, find.mutations});

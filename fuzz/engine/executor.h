@@ -59,6 +59,9 @@ struct Find {
   // The device clock when the execution ended, in the ticks of
   // BatchResult::clock_tick_ns; 0 where the executor has no such clock.
   uint64_t device_clock = 0;
+  // The device clock when the first mutant of `data` started, where the
+  // executor ran mutants of it before reporting it (0: none ran yet).
+  uint64_t first_mutant_clock = 0;
   // Where a bug was reported in the target source ("" / 0 when unknown).
   std::string function;
   std::string file;

@@ -203,6 +203,8 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
   e.ring_slots_ = ring_slots;
   e.find_capacity_ = find_capacity;
   e.scratch_entries_ = find_capacity;
+  e.pending_trials_ =
+      TrialQueue(size_t{kPendingCombinationFlights} * find_capacity);
   e.log_capacity_ = log_capacity;
   e.colorize_ = options.colorize;
   e.max_len_ = precise->max_len;
@@ -758,6 +760,26 @@ void GpuExecutor::AddInterval(const vk::Dispatcher& dispatcher,
   }
 }
 
+void GpuExecutor::AddInterval(const BatchResult& from, BatchResult& to) {
+  if (from.device_start &&
+      (!to.device_start || *from.device_start < *to.device_start)) {
+    to.device_start = from.device_start;
+  }
+  if (from.device_end &&
+      (!to.device_end || *from.device_end > *to.device_end)) {
+    to.device_end = from.device_end;
+  }
+}
+
+uint64_t GpuExecutor::RawClaimClock(uint32_t parity, uint32_t s) const {
+  const uint32_t* ring = RingOf(parity).words();
+  const uint64_t lo =
+      SlotTailWord(ring_slots_, s, RF_TAIL_CLOCK_LO(kWorkgroupLanes));
+  const uint64_t hi =
+      SlotTailWord(ring_slots_, s, RF_TAIL_CLOCK_HI(kWorkgroupLanes));
+  return uint64_t{ring[hi]} << 32 | ring[lo];
+}
+
 void GpuExecutor::CollectCosts(uint32_t slot_count, BatchResult& result,
                                uint32_t parity) {
   const uint32_t* ring = RingOf(parity).words();
@@ -772,11 +794,7 @@ void GpuExecutor::CollectCosts(uint32_t slot_count, BatchResult& result,
         slot[RF_SLOT_OPCODE] == RF_OP_CALIBRATE) {
       continue;
     }
-    const uint64_t clock_lo =
-        SlotTailWord(ring_slots_, s, RF_TAIL_CLOCK_LO(kWorkgroupLanes));
-    const uint64_t clock_hi =
-        SlotTailWord(ring_slots_, s, RF_TAIL_CLOCK_HI(kWorkgroupLanes));
-    const uint64_t raw = uint64_t{ring[clock_hi]} << 32 | ring[clock_lo];
+    const uint64_t raw = RawClaimClock(parity, s);
     result.costs.push_back(
         {args[RF_ARG_PARENT], args[RF_ARG_EXECS], args[RF_ARG_STEPS],
          clock_fit_.Extend(
@@ -958,7 +976,10 @@ absl::StatusOr<BatchResult> GpuExecutor::RunBatch(
   // CMP items draw from their parent's own patches: inputs added since the
   // last batch are logged before any item runs.
   std::vector<Find> candidates;  // length trials, then signature finds
-  if (absl::Status s = LogNewInputs(candidates, result); !s.ok()) return s;
+  BatchResult log_span;          // the compare-log dispatches' interval
+  if (absl::Status s = LogNewInputs(candidates, result, log_span); !s.ok()) {
+    return s;
+  }
   // With a havoc-only build, its items run first (in their order), then the
   // others on the full build: each dispatch runs one build.
   std::vector<WorkItem> ordered;
@@ -1014,6 +1035,10 @@ absl::StatusOr<BatchResult> GpuExecutor::RunBatch(
   if (!candidates.empty()) {
     if (absl::Status s = Calibrate(candidates, result); !s.ok()) return s;
   }
+  // The batch's interval covers its compare logs too (their colored
+  // copies' finds are the batch's), added after CollectCosts has anchored
+  // the device clock at the work's first dispatch.
+  AddInterval(log_span, result);
   result.device_time = device_time_ - device_before;
   return result;
 }
@@ -1148,7 +1173,7 @@ void GpuExecutor::KeepCopyFinds(std::vector<Find>& from, uint32_t first,
 }
 
 absl::Status GpuExecutor::LogNewInputs(std::vector<Find>& resized,
-                                       BatchResult& result) {
+                                       BatchResult& result, BatchResult& span) {
   steered_ = nullptr;
   while (logged_inputs_ < inputs_.size()) {
     const uint32_t first = logged_inputs_;
@@ -1169,6 +1194,7 @@ absl::Status GpuExecutor::LogNewInputs(std::vector<Find>& resized,
         !s.ok()) {
       return s;
     }
+    AddInterval(logged, span);
     KeepCopyFinds(logged.finds, first, copies, result.finds);
     DeriveFromLogs(first, n, copies, resized);
     if (absl::Status s = UploadPatches(first); !s.ok()) return s;

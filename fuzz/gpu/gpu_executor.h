@@ -29,6 +29,7 @@
 #include "fuzz/gpu/gpu_memory.h"
 #include "fuzz/gpu/input_to_state.h"
 #include "fuzz/gpu/length_to_state.h"
+#include "fuzz/gpu/trial_queue.h"
 #include "fuzz/steer/steerable.h"
 #include "runtime/buffer.h"
 #include "runtime/compute_pipeline.h"
@@ -253,6 +254,10 @@ class GpuExecutor final : public Executor, public Steerable {
   }
   // Candidates re-run with precise coverage so far (signature mode).
   uint64_t candidates_evaluated() const { return candidates_evaluated_; }
+  // Candidates that were new combinations of known hit-count classes and
+  // found the backlog of such candidates full (overlapped signature
+  // flights): never re-run.
+  uint64_t candidates_dropped() const { return pending_trials_.dropped(); }
   // Input-to-state patches of corpus input `index` (derived from its own
   // compare log; fuzz/gpu/input_to_state.h). Empty until the input was logged:
   // RunBatch logs every input added before it, first thing.
@@ -320,13 +325,15 @@ class GpuExecutor final : public Executor, public Steerable {
   // Most ring slots a flight's service runs take from its work.
   static constexpr uint32_t kServiceSlots = 4;
   // Signature flights (PreciseFlightShare). A precise flight holds the
-  // judgement of the candidates of the flight two before it: the new
-  // entries it confirms wait for its end and the next flight's, so it is
-  // kept short. Assumed slowdown: the bundled targets' campaigns on an
-  // H200 ran the precise build 8-19x slower (docs/perf.md).
+  // judgement of the candidates of the flight two before it (and their
+  // first mutants, AddSpeculativeRuns): the candidates found while it runs
+  // wait for its end, so it is kept short. Assumed slowdown: the bundled
+  // targets' campaigns on an H200 ran the precise build 8-19x slower
+  // (docs/perf.md).
   static constexpr double kPreciseFlightDivisor = 4;
   static constexpr double kAssumedPreciseSlowdown = 8;
   static constexpr double kMaxPreciseShare = 256;
+  static constexpr uint32_t kPendingCombinationFlights = 4;
   // Weight of the newest flight in the paces per execution.
   static constexpr double kPaceWeight = 0.25;
   // The colored copies logged beside corpus inputs [first, first + n)
@@ -351,6 +358,17 @@ class GpuExecutor final : public Executor, public Steerable {
     uint32_t log_count = 0;    // (compare-log entries 0 .. log_count-1)
     ColorCopies copies;        // scratch entries 0 .. copies.size() - 1
     std::vector<Find> trials;  // length trials, scratch entries after them
+    // Trials [0, urgent) are urgent ones (TrialQueue).
+    uint32_t urgent = 0;
+    // Ring slots [slots, slots + speculative) run mutants of trials 0 ..
+    // speculative - 1 (SubmitBatch), one slot each.
+    uint32_t speculative = 0;
+  };
+  // A trial whose mutants a precise flight runs: its corpus parent and the
+  // mutations that made it from that parent.
+  struct Speculated {
+    uint32_t parent = 0;
+    std::vector<uint32_t> mutations;
   };
 
   GpuExecutor(vk::Instance instance, vk::Device device, vk::Buffer control,
@@ -462,6 +480,8 @@ class GpuExecutor final : public Executor, public Steerable {
   // Adds the last dispatch of `dispatcher` to `result`'s device interval.
   static void AddInterval(const vk::Dispatcher& dispatcher,
                           BatchResult& result);
+  // Adds `from`'s device interval, if it has one, to `to`'s.
+  static void AddInterval(const BatchResult& from, BatchResult& to);
   // Publishes runs of the `n` inputs first .. first+n-1 (corpus-buffer
   // indices), unmutated, as slots of work kind `opcode` (RF_OP_CALIBRATE or
   // RF_OP_CMPLOG: compare-log entries 0 .. n-1), one per workgroup's worth;
@@ -495,8 +515,10 @@ class GpuExecutor final : public Executor, public Steerable {
   // suggests (fuzz/gpu/length_to_state.h): appends them to `trials`, as CMP
   // mutants of that input, for the caller to Calibrate (with the batch's
   // other candidates, in one dispatch).
-  // The colored copies' finds (KeepCopyFinds) go to `result`.
-  absl::Status LogNewInputs(std::vector<Find>& trials, BatchResult& result);
+  // The colored copies' finds (KeepCopyFinds) go to `result`, the
+  // dispatches' device interval to `span`.
+  absl::Status LogNewInputs(std::vector<Find>& trials, BatchResult& result,
+                            BatchResult& span);
   // Derives the patches and length trials of corpus inputs [first, first +
   // n) from compare-log entries 0 .. n-1 and their colored copies' entries
   // after them (appending to patch_index_, patch_data_ and `trials`); the
@@ -522,6 +544,24 @@ class GpuExecutor final : public Executor, public Steerable {
   // kAssumedPreciseSlowdown until both builds ran), so that it takes about
   // 1/kPreciseFlightDivisor of a signature flight's time.
   double PreciseFlightShare() const;
+  // Puts, after the `service_slots` service runs of `items`, one slot of
+  // mutants for each of the first service_.trials, in place of as many of
+  // the work's last items (at most half of them): a trial that the flight
+  // confirms as a new input then has its first mutants run in the same
+  // flight, not two flights later. Fills service_.speculative and
+  // speculated_; returns the slots put in.
+  uint32_t AddSpeculativeRuns(std::vector<WorkItem>& items,
+                              uint32_t service_slots);
+  // A find of a speculative run's mutant names the trial's corpus parent,
+  // and the trial's mutations before its own; other finds stay as they are.
+  void NameSpeculativeParent(Find& find) const;
+  // The device clock of ring `parity`'s slot `s`'s first claim (0 when it
+  // has not run).
+  uint64_t FirstClaimClock(uint32_t parity, uint32_t s,
+                           const BatchResult& result);
+  // The raw device clock that ring `parity`'s slot `s` stored at its first
+  // claim (0 before).
+  uint64_t RawClaimClock(uint32_t parity, uint32_t s) const;
   // Notes a collected flight's device time per execution of its work.
   void NotePace(const Program& program, const BatchResult& result);
   // Keeps a signature flight's candidates for the precise build to judge
@@ -582,8 +622,14 @@ class GpuExecutor final : public Executor, public Steerable {
   std::deque<absl::StatusOr<BatchResult>> finished_;
   ServiceRuns service_;
   bool service_in_flight_ = false;
-  // Length trials and signature candidates not yet in a flight.
-  std::vector<Find> pending_trials_;
+  // Length trials and signature candidates not yet in a flight: at most
+  // kPendingCombinationFlights flights' worth of candidates that only
+  // recombine known hit-count classes wait (set up in Create).
+  TrialQueue pending_trials_{0};
+  // The trials whose mutants the last precise flight ran: trial i is
+  // scratch corpus entry speculated_first_ + i.
+  std::vector<Speculated> speculated_;
+  uint32_t speculated_first_ = 0;
   // Device time per execution of the work of the flights that ran each
   // build (an average weighting recent flights most; 0 until measured),
   // for PreciseFlightShare.

@@ -77,6 +77,8 @@ absl::Status GpuExecutor::ResetCoverage() {
   // So does the deferred precise build's record of the static edges it
   // marked.
   std::memset(ctrl + RF_RES_STATIC_EDGES, 0, RF_STATIC_EDGE_WORDS * 4);
+  // And the signature build's record of the classes candidates visited.
+  std::memset(ctrl + RF_RES_SIG_CLASSES, 0, RF_SIG_CLASS_WORDS * 4);
   coverage_stale_ = true;
   return absl::OkStatus();
 }

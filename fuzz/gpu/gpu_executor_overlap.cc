@@ -64,16 +64,15 @@ absl::Status GpuExecutor::SubmitBatch(absl::Span<const WorkItem> work,
   if (!service.ok()) return service.status();
   std::vector<WorkItem> items = *std::move(service);
   const uint32_t service_slots = static_cast<uint32_t>(items.size());
-  items.insert(items.end(), work.begin(),
-               work.begin() +
-                   std::min<size_t>(work.size(), ring_slots_ - service_slots));
   // A flight runs the signature build unless it carries service runs,
   // which need the precise build's coverage and compare logs.
   Program& program =
       fast_ != nullptr && service_slots == 0 ? *fast_ : *precise_;
-  const double share = fast_ != nullptr && &program == precise_.get()
-                           ? PreciseFlightShare()
-                           : 1.0;
+  items.insert(items.end(), work.begin(),
+               work.begin() +
+                   std::min<size_t>(work.size(), ring_slots_ - service_slots));
+  const bool cut = fast_ != nullptr && &program == precise_.get();
+  const double share = cut ? PreciseFlightShare() : 1.0;
   for (size_t i = service_slots; i < items.size(); ++i) {
     if (items[i].opcode == RF_OP_CMP && items[i].parent >= logged_inputs_) {
       items[i].opcode = RF_OP_HAVOC;
@@ -81,6 +80,8 @@ absl::Status GpuExecutor::SubmitBatch(absl::Span<const WorkItem> work,
     items[i].count = std::max<uint32_t>(
         1, static_cast<uint32_t>(std::ceil(items[i].count / share)));
   }
+  const uint32_t lead =
+      service_slots + (cut ? AddSpeculativeRuns(items, service_slots) : 0);
   const uint32_t parity = next_parity_;
   const uint32_t count = static_cast<uint32_t>(items.size());
   if (absl::Status s = PrepareToPublish(RingOf(parity).words(), count);
@@ -90,7 +91,9 @@ absl::Status GpuExecutor::SubmitBatch(absl::Span<const WorkItem> work,
   for (uint32_t s = 0; s < count; ++s) {
     // The work's slots keep the seeds they have without service slots.
     PublishSlot(s, items[s],
-                Mix(seed + (s < service_slots ? s : s - service_slots)),
+                Mix(s < service_slots ? seed + s
+                    : s < lead        ? ~seed + s
+                                      : seed + (s - lead)),
                 parity);
   }
   MarkPublished(count, parity);
@@ -204,6 +207,7 @@ void GpuExecutor::FinishOldest() {
     for (Find& find : rest.finds) {
       // Service runs that had not ended were put back for a later flight.
       if (flight.service && IsServiceFind(find)) continue;
+      NameSpeculativeParent(find);
       result->finds.push_back(std::move(find));
     }
     result->dropped_finds += rest.dropped_finds;
@@ -330,18 +334,20 @@ absl::StatusOr<std::vector<WorkItem>> GpuExecutor::PlanServiceRuns(
   const uint32_t left = room - static_cast<uint32_t>(items.size());
   // Trials take the scratch entries after the colored copies.
   const uint32_t base = service_.copies.size();
-  if (!pending_trials_.empty() && left > 0 && base < scratch_entries_) {
-    const uint32_t n = static_cast<uint32_t>(
-        std::min<uint64_t>({scratch_entries_ - base, pending_trials_.size(),
-                            uint64_t{left} * per_slot}));
+  // Length trials and candidates with new hit-count classes first, then
+  // new combinations of known ones (TrialQueue).
+  const uint64_t room_for =
+      std::min<uint64_t>(base < scratch_entries_ ? scratch_entries_ - base : 0,
+                         uint64_t{left} * per_slot);
+  if (room_for > 0 && pending_trials_.size() != 0) {
+    size_t urgent = 0;
+    service_.trials = pending_trials_.Take(room_for, urgent);
+    service_.urgent = static_cast<uint32_t>(urgent);
+    const uint32_t n = static_cast<uint32_t>(service_.trials.size());
     for (uint32_t i = 0; i < n; ++i) {
       WriteCorpusEntry(corpus_capacity_ + base + i, ScratchOffset(base + i),
-                       pending_trials_[i].data);
+                       service_.trials[i].data);
     }
-    service_.trials.assign(
-        std::make_move_iterator(pending_trials_.begin()),
-        std::make_move_iterator(pending_trials_.begin() + n));
-    pending_trials_.erase(pending_trials_.begin(), pending_trials_.begin() + n);
     add_runs(RF_OP_CALIBRATE, {corpus_capacity_ + base, n, 0});
   }
   service_.slots = static_cast<uint32_t>(items.size());
@@ -373,6 +379,7 @@ absl::Status GpuExecutor::FinishServiceRuns(uint32_t parity,
   std::vector<Find> finds, log_finds;
   for (Find& find : result.finds) {
     if (!IsServiceFind(find)) {
+      NameSpeculativeParent(find);
       finds.push_back(std::move(find));
       continue;
     }
@@ -390,26 +397,78 @@ absl::Status GpuExecutor::FinishServiceRuns(uint32_t parity,
     if (service.trials[i].device_clock != 0) {
       find.device_clock = service.trials[i].device_clock;
     }
+    if (i < service.speculative) {
+      find.first_mutant_clock =
+          FirstClaimClock(parity, service.slots + i, result);
+    }
     finds.push_back(std::move(find));
   }
   KeepCopyFinds(log_finds, service.log_first, service.copies, finds);
   result.finds = std::move(finds);
   candidates_evaluated_ += service.trials.size();
   // A flight stopped early leaves runs undone: they go into a later one.
-  if (!tried) {
-    pending_trials_.insert(pending_trials_.begin(),
-                           std::make_move_iterator(service.trials.begin()),
-                           std::make_move_iterator(service.trials.end()));
-  }
+  if (!tried)
+    pending_trials_.PutBack(std::move(service.trials), service.urgent);
   if (service.log_count == 0 || !logged ||
       service.log_first != logged_inputs_) {
     return absl::OkStatus();
   }
-  DeriveFromLogs(service.log_first, service.log_count, service.copies,
-                 pending_trials_);
+  std::vector<Find> trials;
+  DeriveFromLogs(service.log_first, service.log_count, service.copies, trials);
+  for (Find& trial : trials) pending_trials_.AddTrial(std::move(trial));
   if (absl::Status s = UploadPatches(service.log_first); !s.ok()) return s;
   logged_inputs_ = service.log_first + service.log_count;
   return absl::OkStatus();
+}
+
+uint32_t GpuExecutor::AddSpeculativeRuns(std::vector<WorkItem>& items,
+                                         uint32_t service_slots) {
+  service_.speculative = 0;
+  speculated_.clear();
+  // Up to half of the work's slots, from its end (its least urgent items),
+  // each run keeping the count of the item it replaces: the flight lasts
+  // as long as it would without them.
+  const uint32_t n = std::min<uint32_t>(
+      static_cast<uint32_t>(service_.trials.size()),
+      static_cast<uint32_t>(items.size() - service_slots) / 2);
+  if (n == 0) return 0;
+  speculated_first_ = corpus_capacity_ + service_.copies.size();
+  std::vector<WorkItem> runs(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    const WorkItem& replaced = items[items.size() - n + i];
+    runs[i].opcode = RF_OP_HAVOC;
+    runs[i].parent = runs[i].partner = speculated_first_ + i;
+    runs[i].count = replaced.count;
+    runs[i].stack = replaced.stack;
+    runs[i].priority = RF_PRIORITY_HIGH;
+    const Find& trial = service_.trials[i];
+    speculated_.push_back({trial.parent, trial.mutations});
+  }
+  items.resize(items.size() - n);
+  items.insert(items.begin() + service_slots, runs.begin(), runs.end());
+  service_.speculative = n;
+  return n;
+}
+
+void GpuExecutor::NameSpeculativeParent(Find& find) const {
+  if (find.parent < speculated_first_ ||
+      find.parent - speculated_first_ >= speculated_.size() ||
+      IsServiceFind(find)) {
+    return;
+  }
+  const Speculated& trial = speculated_[find.parent - speculated_first_];
+  find.parent = trial.parent;
+  find.mutations.insert(find.mutations.begin(), trial.mutations.begin(),
+                        trial.mutations.end());
+}
+
+uint64_t GpuExecutor::FirstClaimClock(uint32_t parity, uint32_t s,
+                                      const BatchResult& result) {
+  const uint32_t* slot = RingOf(parity).words() + uint64_t{s} * RF_SLOT_WORDS;
+  const uint64_t raw = RawClaimClock(parity, s);
+  if (raw == 0 || slot[RF_SLOT_ARG0 + RF_ARG_EXECS] == 0) return 0;
+  return clock_fit_.Extend(raw,
+                           result.device_start.value_or(absl::ZeroDuration()));
 }
 
 double GpuExecutor::PreciseFlightShare() const {
@@ -435,9 +494,9 @@ void GpuExecutor::NotePace(const Program& program, const BatchResult& result) {
 }
 
 void GpuExecutor::QueueCandidates(std::vector<Find>& candidates) {
-  pending_trials_.insert(pending_trials_.end(),
-                         std::make_move_iterator(candidates.begin()),
-                         std::make_move_iterator(candidates.end()));
+  for (Find& candidate : candidates) {
+    pending_trials_.AddCandidate(std::move(candidate));
+  }
   candidates.clear();
 }
 

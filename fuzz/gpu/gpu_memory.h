@@ -10,7 +10,7 @@
 // rounds (GPUs):
 //   ring          S * (64 + 264) bytes           (per ring)
 //   find queue    F * (12 + W) * 4 bytes         (per queue)
-//   maps          156,928 bytes of control words and coverage maps, and
+//   maps          157,184 bytes of control words and coverage maps, and
 //                 2 snapshots of kSnapshotWords (13,056 bytes each) with
 //                 overlapped rounds
 //   compare logs  L * 385 * 4 bytes

@@ -108,6 +108,10 @@ struct DeviceSpeed {
   // ParentCost::first_clock): every work item's first mutant starts 1 ms
   // after its batch does, and every find ends 2 ms before its batch ends.
   bool device_clock = false;
+  // With device_clock: every find also says its first mutant started
+  // 0.5 ms after it, in its own batch (Find::first_mutant_clock), as a
+  // signature executor's precise flights report the candidates they judge.
+  bool first_mutants_with_finds = false;
   // The device clock's reading at the fake clock's zero (in ticks).
   uint64_t tick_base = 1000000000;
   // Every off_pace_every-th batch (0: none) runs off_pace_slowdown times
@@ -154,6 +158,10 @@ class TimedExecutor final : public Executor, public Steerable {
       }
       for (Find& find : result->finds) {
         find.device_clock = tick(start + took - absl::Milliseconds(2));
+        if (speed_.first_mutants_with_finds) {
+          find.first_mutant_clock =
+              tick(start + took - absl::Microseconds(1500));
+        }
       }
       result->clock_tick_ns = 10;
     }
@@ -1520,21 +1528,35 @@ std::vector<int64_t> ExpectedLatencies(const std::vector<size_t>& inputs,
   return expected;
 }
 
+// A campaign of LatencyConfig() on a simulated device of `speed`: its
+// output, its feedback latency, and the samples expected of a device clock
+// (ExpectedLatencies with 3 ms fixed).
+struct LatencyRun {
+  std::string out;
+  FeedbackLatency latency;
+  std::vector<int64_t> expected;
+};
+
+LatencyRun RunLatency(const DeviceSpeed& speed) {
+  FakeClock clock;
+  TimedExecutor executor(NoBug(), clock, speed);
+  const Config config = LatencyConfig();  // the engine keeps a reference
+  std::ostringstream out;
+  Engine engine(config, executor, out, clock);
+  EXPECT_EQ(engine.Run({}), 0) << out.str();
+  return {out.str(), engine.feedback_latency(),
+          ExpectedLatencies(executor.inputs_at_batch(), 3)};
+}
+
 // With a device clock, the latency is from the finding execution to the
 // entry's first mutant: an entry found 2 ms before the end of batch b (10
 // ms) runs 1 ms into batch b + 1, which starts after 3 ms of host work per
 // entry of b: 2 + 3 * found + 1 ms.
 TEST(EngineTest, FeedbackLatencyByTheDeviceClock) {
-  FakeClock clock;
-  TimedExecutor executor(NoBug(), clock, LatencySpeed(/*device_clock=*/true));
-  const Config config = LatencyConfig();  // the engine keeps a reference
-  std::ostringstream out;
-  Engine engine(config, executor, out, clock);
-  ASSERT_EQ(engine.Run({}), 0) << out.str();
-  const std::vector<int64_t> expected =
-      ExpectedLatencies(executor.inputs_at_batch(), 3);
+  const LatencyRun run = RunLatency(LatencySpeed(/*device_clock=*/true));
+  const std::vector<int64_t>& expected = run.expected;
   ASSERT_GT(expected.size(), 3u);
-  const FeedbackLatency& latency = engine.feedback_latency();
+  const FeedbackLatency& latency = run.latency;
   EXPECT_EQ(latency.samples(), expected.size());
   EXPECT_EQ(latency.Quantile(0.5),
             absl::Milliseconds(expected[(expected.size() + 1) / 2 - 1]));
@@ -1543,15 +1565,28 @@ TEST(EngineTest, FeedbackLatencyByTheDeviceClock) {
       absl::Milliseconds(
           expected[static_cast<size_t>(std::ceil(0.99 * expected.size())) -
                    1]));
-  EXPECT_THAT(out.str(), HasSubstr("(the execution that found an entry to "
-                                   "the start of its first mutant, on the "
-                                   "device's clock)"));
+  EXPECT_THAT(run.out, HasSubstr("(the execution that found an entry to "
+                                 "the start of its first mutant, on the "
+                                 "device's clock)"));
   // By rounds, each entry waits from its batch's start to the end of the
   // next, 10 + 3 * found + 10 ms: 17 ms more than by the clock.
-  EXPECT_THAT(out.str(),
+  EXPECT_THAT(run.out,
               HasSubstr(absl::StrCat(
                   "INFO: by rounds (an upper bound) the same latency is p50 ",
                   expected[(expected.size() + 1) / 2 - 1] + 17, ".0 ms")));
+}
+
+// An executor that ran an entry's first mutants before reporting the entry
+// (Find::first_mutant_clock) gives its sample: 0.5 ms each here, not the
+// 1 ms into the next batch that the batch's costs would give.
+TEST(EngineTest, FeedbackLatencyTakesFirstMutantsReportedWithTheFind) {
+  DeviceSpeed speed = LatencySpeed(/*device_clock=*/true);
+  speed.first_mutants_with_finds = true;
+  const LatencyRun run = RunLatency(speed);
+  ASSERT_GT(run.expected.size(), 3u);
+  EXPECT_EQ(run.latency.samples(), run.expected.size());
+  EXPECT_EQ(run.latency.Quantile(1e-9), absl::Microseconds(500));
+  EXPECT_EQ(run.latency.Quantile(1.0), absl::Microseconds(500));
 }
 
 // A device lost with entries waiting for their first mutants: the new

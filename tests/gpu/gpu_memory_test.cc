@@ -19,7 +19,7 @@ TEST(GpuMemoryTest, FormulasOfTheFileComment) {
   EXPECT_EQ(RingBytes(256), 256u * (64 + 64 * 4 + 2 * 4));
   // 12 header words (kind .. mutations, two clock words), then the input.
   EXPECT_EQ(FindQueueBytes(4096, 16), 4096u * (12 + 16) * 4);
-  EXPECT_EQ(ControlBytes(), 157056u);
+  EXPECT_EQ(ControlBytes(), 157184u);
   EXPECT_EQ(SnapshotBytes(), 2u * 13056);
   EXPECT_EQ(CompareLogBytes(256), 256u * 385 * 4);
   EXPECT_EQ(DictionaryBytes(0), (17u + 1) * 4);

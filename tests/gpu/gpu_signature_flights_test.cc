@@ -1,7 +1,10 @@
 // Overlapped rounds with a signature build (GpuExecutor::SubmitBatch): the
 // flights fuzz with the signature build; a flight with service runs (compare
 // logs of new inputs, length trials, the signature candidates of earlier
-// flights) runs the precise build with its work cut, and is off pace.
+// flights) runs the precise build with its work cut, and is off pace; it
+// also runs the first mutants of the candidates it judges.
+#include <cstring>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -94,6 +97,84 @@ TEST(GpuSignatureFlightsTest, CandidatesComeBackAsFindsOfTheirMutation) {
   EXPECT_GT(executor->Coverage().features, covered_before);
   EXPECT_EQ(executor->validation_messages(), 0u)
       << executor->last_validation_message();
+}
+
+// A precise flight also runs mutants of the candidates it judges: a
+// candidate it confirms comes back with the device clock of its first
+// mutant, after the execution that found it; the mutants' own finds name
+// a corpus parent (the candidate's).
+TEST(GpuSignatureFlightsTest, ConfirmedCandidatesComeBackWithTheirFirstMutant) {
+  auto executor = MakeSignatureFlights("many_paths.fz", /*colorize=*/false);
+  ASSERT_NE(executor, nullptr);
+  ASSERT_TRUE(executor->AddInput(Str("zzzz")).ok());
+  size_t confirmed = 0, finds = 0;
+  for (uint64_t seed = 1; seed < 30 && confirmed < 3; ++seed) {
+    ASSERT_TRUE(executor->SubmitBatch(Work(RF_OP_HAVOC, 4, 200), seed).ok());
+    absl::StatusOr<BatchResult> r = executor->CollectBatch();
+    ASSERT_TRUE(r.ok()) << r.status();
+    for (const Find& f : r->finds) {
+      if (f.opcode == RF_OP_CMPLOG) continue;
+      ++finds;
+      EXPECT_EQ(f.parent, 0u);  // the only corpus input
+      if (f.first_mutant_clock == 0) continue;
+      ++confirmed;
+      EXPECT_TRUE(r->off_pace);
+      EXPECT_NE(f.device_clock, 0u);
+      EXPECT_GT(f.first_mutant_clock, f.device_clock);
+    }
+  }
+  EXPECT_GE(confirmed, 3u);
+  EXPECT_GE(finds, confirmed);
+  EXPECT_EQ(executor->validation_messages(), 0u)
+      << executor->last_validation_message();
+}
+
+// AFL's hit-count classes, as the wire protocol numbers them for
+// RF_RES_SIG_CLASSES: 1, 2, 3, 4-7, 8-15, 16-31, 32-127, 128+ visits.
+int HitCountClass(uint32_t visits) {
+  if (visits <= 3) return static_cast<int>(visits) - 1;
+  if (visits <= 7) return 3;
+  if (visits <= 15) return 4;
+  if (visits <= 31) return 5;
+  if (visits <= 127) return 6;
+  return 7;
+}
+
+// An input the signature build has not seen is a candidate, and the
+// (block counter, hit-count class) pairs it visits are marked in the
+// control words: for visits.fz, whose loop body runs as often as its first
+// byte says and whose other instrumented blocks run once, the classes
+// marked are those of 1 and n visits (n = 1 .. 200, across every class
+// boundary).
+TEST(GpuSignatureFlightsTest, CandidatesMarkTheHitCountClassesTheyVisit) {
+  for (uint32_t n :
+       {1u, 2u, 3u, 4u, 7u, 8u, 15u, 16u, 31u, 32u, 127u, 128u, 200u}) {
+    GpuExecutorOptions options = gpu_test::CpuOptions("visits.fz");
+    options.coverage_mode = GpuExecutorOptions::CoverageMode::kSignature;
+    auto executor = gpu_test::MakeExecutor(options);
+    ASSERT_NE(executor, nullptr);
+    ASSERT_TRUE(executor->signature_mode());
+    const Bytes input = {static_cast<uint8_t>(n), 1, 2, 3, 4};
+    ASSERT_TRUE(executor->AddInput(input).ok());
+    absl::StatusOr<BatchResult> r =
+        executor->RunBatch(Work(RF_OP_REPLAY, 1, 1), 1);
+    ASSERT_TRUE(r.ok()) << r.status();
+    std::set<int> marked;
+    for (uint32_t k = 0; k < RF_SIG_CLASS_WORDS; ++k) {
+      uint32_t word = 0;
+      std::memcpy(&word,
+                  executor->control_bytes().data() +
+                      (size_t{RF_RES_SIG_CLASSES} + k) * 4,
+                  4);
+      for (int bit = 0; bit < 32; ++bit) {
+        if ((word >> bit) & 1u) marked.insert(bit % 8);
+      }
+    }
+    EXPECT_EQ(marked, (std::set<int>{HitCountClass(1), HitCountClass(n)}))
+        << n << " loop runs";
+    EXPECT_EQ(executor->validation_messages(), 0u)
+        << executor->last_validation_message();
+  }
 }
 
 }  // namespace
