@@ -626,8 +626,10 @@ class GpuExecutor final : public Executor, public Steerable {
   // kPendingCombinationFlights flights' worth of candidates that only
   // recombine known hit-count classes wait (set up in Create).
   TrialQueue pending_trials_{0};
-  // The trials whose mutants the last precise flight ran: trial i is
-  // scratch corpus entry speculated_first_ + i.
+  // The trials whose mutants the precise flight in the air runs (cleared
+  // when it has finished: corpus indices past the scratch entries' may be
+  // real inputs once the corpus buffer grows): trial i is scratch corpus
+  // entry speculated_first_ + i.
   std::vector<Speculated> speculated_;
   uint32_t speculated_first_ = 0;
   // Device time per execution of the work of the flights that ran each

@@ -175,6 +175,8 @@ void GpuExecutor::FinishOldest() {
   bool unfinished = false;
   absl::StatusOr<BatchResult> result = FlightResult(flight, unfinished);
   if (!result.ok() || !unfinished) {
+    // Its speculative runs' scratch entries mean nothing to later flights.
+    if (flight.service) speculated_.clear();
     finished_.push_back(std::move(result));
     return;
   }
@@ -207,7 +209,7 @@ void GpuExecutor::FinishOldest() {
     for (Find& find : rest.finds) {
       // Service runs that had not ended were put back for a later flight.
       if (flight.service && IsServiceFind(find)) continue;
-      NameSpeculativeParent(find);
+      if (flight.service) NameSpeculativeParent(find);
       result->finds.push_back(std::move(find));
     }
     result->dropped_finds += rest.dropped_finds;
@@ -222,6 +224,7 @@ void GpuExecutor::FinishOldest() {
   } else {
     finished_.push_back(drained);
   }
+  if (flight.service) speculated_.clear();
   for (auto& r : later) finished_.push_back(std::move(r));
 }
 
