@@ -42,6 +42,10 @@ absl::StatusOr<std::unique_ptr<Executor>> MakeGpuExecutor(Config& config,
         " is not a coverage mode: pass precise, signature or nothing "
         "(automatic)"));
   }
+  using Deferred = GpuExecutorOptions::DeferredCoverage;
+  options.deferred_coverage = config.deferred_coverage < 0    ? Deferred::kAuto
+                              : config.deferred_coverage == 0 ? Deferred::kOff
+                                                              : Deferred::kOn;
   using WarmClock = GpuExecutorOptions::WarmClock;
   options.warm_clock = config.warm_clock < 0    ? WarmClock::kAuto
                        : config.warm_clock == 0 ? WarmClock::kOff

@@ -10,7 +10,7 @@
 //                    [-parent=FILE] [-keep_going=0|1] [-coherent_lanes=1|2|4]
 //                    [-coverage_mode=auto|precise|signature] [-havoc_build=0|1]
 //                    [-ring_memory=auto|host|device] [-slots=N] [-execs=N]
-//                    [-calibrate=N] [-deferred=0|1]
+//                    [-calibrate=N] [-deferred=auto|on|off]
 //
 // The four switches turn the instrumentation's hooks off one by one (loop
 // budgets always stay), for measuring what each costs; -value_profile=1
@@ -23,9 +23,9 @@
 // preferred batch shape (slots per batch, executions per slot), so small
 // batches measure what a round costs beyond its executions (the mean batch
 // time is printed). -deferred sets GpuExecutorOptions::deferred_coverage
-// (the precise build's coverage on CPU devices). -calibrate=N measures how
-// fast signature candidates are judged instead of fuzzing: calls of
-// ExecuteEach (the calibration dispatch of the precise build) on N mutants
+// (the precise build's coverage; auto: deferred on CPU devices). -calibrate=N
+// measures how fast signature candidates are judged instead of fuzzing: calls
+// of ExecuteEach (the calibration dispatch of the precise build) on N mutants
 // of the parent (one or two bytes replaced).
 #include <sys/resource.h>
 
@@ -69,7 +69,8 @@ ABSL_FLAG(int64_t, slots, -1, "slots per batch (-1: the device's choice)");
 ABSL_FLAG(int64_t, execs, -1, "executions per slot (-1: the device's choice)");
 ABSL_FLAG(uint32_t, calibrate, 0,
           "measure ExecuteEach on N mutants instead of fuzzing");
-ABSL_FLAG(bool, deferred, true, "GpuExecutorOptions::deferred_coverage");
+ABSL_FLAG(std::string, deferred, "auto",
+          "GpuExecutorOptions::deferred_coverage: auto, on (1) or off (0)");
 
 namespace {
 
@@ -159,6 +160,7 @@ int main(int argc, char** argv) {
   using Engine = ringfuzz::GpuExecutorOptions::MutationEngine;
   using Mode = ringfuzz::GpuExecutorOptions::CoverageMode;
   using RingMemory = ringfuzz::GpuExecutorOptions::RingMemory;
+  using Deferred = ringfuzz::GpuExecutorOptions::DeferredCoverage;
   if (!Choose("mutation", absl::GetFlag(FLAGS_mutation),
               {{"auto", Engine::kAuto},
                {"flat", Engine::kFlat},
@@ -173,12 +175,18 @@ int main(int argc, char** argv) {
               {{"auto", RingMemory::kAuto},
                {"host", RingMemory::kHost},
                {"device", RingMemory::kDevice}},
-              options.ring_memory)) {
+              options.ring_memory) ||
+      !Choose("deferred", absl::GetFlag(FLAGS_deferred),
+              {{"auto", Deferred::kAuto},
+               {"on", Deferred::kOn},
+               {"1", Deferred::kOn},
+               {"off", Deferred::kOff},
+               {"0", Deferred::kOff}},
+              options.deferred_coverage)) {
     return 2;
   }
   options.value_profile = absl::GetFlag(FLAGS_value_profile);
   options.havoc_build = absl::GetFlag(FLAGS_havoc_build);
-  options.deferred_coverage = absl::GetFlag(FLAGS_deferred);
   options.coherent_lanes = absl::GetFlag(FLAGS_coherent_lanes);
   const double seconds = absl::GetFlag(FLAGS_seconds);
   if (options.target_path.empty()) {

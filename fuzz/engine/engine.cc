@@ -362,36 +362,35 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler) {
     Steering& steering = *steering_;
     while (flights.size() < depth && !HoldBehind(flights) &&
            !BudgetSpent(in_flight_requested)) {
-      const absl::Duration plan_start = clock_.Now();
-      absl::StatusOr<BatchBudget> budget =
-          NextBudget(configured, steering, in_flight_requested);
-      if (!budget.ok()) return Fail(budget.status());
-      BatchPlan plan = steering.PlanBatch(corpus_, budget->slots);
-      const bool first_mutants =
-          !fresh_.empty() || (rounds_ == 0 && flights.empty());
-      plan.fresh = std::move(fresh_);
-      Batch batch = scheduler.NextBatch(corpus_, *budget, total_execs_, plan);
-      batch.first_mutants = first_mutants;
-      fresh_ = std::move(batch.fresh_waiting);
-      if (absl::Status s = steering.BeforeBatch(); !s.ok()) return Fail(s);
-      in_flight_requested += batch.requested;
-      flights.push_back(std::move(batch));
-      const absl::Duration planned = clock_.Now();
-      host_.plan += planned - plan_start;
+      absl::StatusOr<Batch> batch =
+          PlanBatch(configured, steering, scheduler, flights.empty(),
+                    in_flight_requested);
+      if (!batch.ok()) return Fail(batch.status());
+      in_flight_requested += batch->requested;
+      flights.push_back(*std::move(batch));
       if (depth > 1) {
-        absl::Status s =
-            executor_->SubmitBatch(flights.back().work, flights.back().seed);
-        host_.submit += clock_.Now() - planned;
-        if (!s.ok()) {
-          flights.pop_back();  // resubmitted by the recovery, or lost
-          if (auto code = RecoverDevice(s, flights)) return code;
-          break;
-        }
+        if (auto code = SubmitLast(flights, in_flight_requested)) return code;
+        if (recovered_) break;
       }
     }
     if (recovered_) {  // a new executor and steering: plan again
       recovered_ = false;
       continue;
+    }
+    // With the pipeline full, the next round is planned before the oldest
+    // is collected when collecting it cannot add to the corpus (a
+    // signature round, Executor::OldestBatchAddsNoInputs), and queued as
+    // soon as the collect has read it out: the host's planning then hides
+    // behind the device's round, not behind the (shorter) one queued
+    // after it.
+    std::optional<Batch> early;
+    if (depth > 1 && flights.size() == depth && !HoldBehind(flights) &&
+        executor_->OldestBatchAddsNoInputs() &&
+        !BudgetSpent(in_flight_requested)) {
+      absl::StatusOr<Batch> batch = PlanBatch(configured, steering, scheduler,
+                                              false, in_flight_requested);
+      if (!batch.ok()) return Fail(batch.status());
+      early = *std::move(batch);
     }
     // New inputs reach the disk (and the log) once the round that holds
     // their mutants is queued, written on the writer's thread: writing
@@ -409,12 +408,26 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler) {
     const absl::Duration collected = clock_.Now();
     host_.collect += collected - collect_start;
     if (!result.ok()) {
-      // The lost batch runs again, first, on the recreated device.
+      // The lost batch runs again, first, on the recreated device (and
+      // the early one after those in flight).
       in_flight_requested += batch.requested;
       flights.push_front(batch);
+      if (early) {
+        in_flight_requested += early->requested;
+        flights.push_back(*std::move(early));
+      }
       if (auto code = RecoverDevice(result.status(), flights)) return code;
       continue;
     }
+    if (early) {
+      in_flight_requested += early->requested;
+      flights.push_back(*std::move(early));
+      // A lost device is recovered here (recovered_, a new steering); the
+      // batch collected is still handled below.
+      if (auto code = SubmitLast(flights, in_flight_requested)) return code;
+      recovered_ = false;
+    }
+    Steering& steering_now = *steering_;
     device_losses_ = 0;
     if (result->executions > batch.requested) {
       return Fail(absl::InternalError(absl::StrCat(
@@ -427,7 +440,7 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler) {
     // is an off-pace batch's, BatchResult::off_pace). An
     // overlapped batch's host time is hidden behind the next one: its
     // round lasts its device time.
-    if (sizer_ && !steering.stalled() && !result->off_pace) {
+    if (sizer_ && !steering_now.stalled() && !result->off_pace) {
       sizer_->Observe(result->executions,
                       depth > 1 && result->device_time > absl::ZeroDuration()
                           ? result->device_time
@@ -450,8 +463,8 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler) {
     if (auto code = HandleFinds(*result)) return code;
     host_.finds += clock_.Now() - collected;
     const uint64_t replayed_from = total_execs_;
-    if (steering.stalled()) {
-      if (auto code = RecoverStall(steering)) return code;
+    if (steering_now.stalled()) {
+      if (auto code = RecoverStall(steering_now)) return code;
     }
     if (Verbose(2)) {
       out_ << "INFO: batch of " << batch.work.size()
@@ -695,6 +708,37 @@ absl::StatusOr<BatchResult> Engine::RunTimedBatch(const Batch& batch) {
   if (result.ok()) dispatch_ += result->device_time;
   ++rounds_;
   return result;
+}
+
+absl::StatusOr<Batch> Engine::PlanBatch(const BatchBudget& configured,
+                                        Steering& steering,
+                                        Scheduler& scheduler, bool first,
+                                        uint64_t in_flight_requested) {
+  const absl::Duration plan_start = clock_.Now();
+  absl::StatusOr<BatchBudget> budget =
+      NextBudget(configured, steering, in_flight_requested);
+  if (!budget.ok()) return budget.status();
+  BatchPlan plan = steering.PlanBatch(corpus_, budget->slots);
+  const bool first_mutants = !fresh_.empty() || (rounds_ == 0 && first);
+  plan.fresh = std::move(fresh_);
+  Batch batch = scheduler.NextBatch(corpus_, *budget, total_execs_, plan);
+  batch.first_mutants = first_mutants;
+  fresh_ = std::move(batch.fresh_waiting);
+  if (absl::Status s = steering.BeforeBatch(); !s.ok()) return s;
+  host_.plan += clock_.Now() - plan_start;
+  return batch;
+}
+
+std::optional<int> Engine::SubmitLast(std::deque<Batch>& flights,
+                                      uint64_t& in_flight_requested) {
+  const absl::Duration submit_start = clock_.Now();
+  absl::Status s =
+      executor_->SubmitBatch(flights.back().work, flights.back().seed);
+  host_.submit += clock_.Now() - submit_start;
+  if (s.ok()) return std::nullopt;
+  in_flight_requested -= flights.back().requested;  // lost with the device
+  flights.pop_back();
+  return RecoverDevice(s, flights);
 }
 
 absl::StatusOr<BatchResult> Engine::CollectTimedBatch() {

@@ -180,6 +180,11 @@ class Executor {
   virtual absl::StatusOr<BatchResult> CollectBatch() {
     return absl::FailedPreconditionError("no batch was submitted");
   }
+  // Whether collecting the oldest batch in flight cannot add inputs to the
+  // corpus (its finds can only be bugs): an overlapped round whose
+  // candidates a later round judges. The engine then plans the next batch
+  // before collecting it, and submits it right after.
+  virtual bool OldestBatchAddsNoInputs() const { return false; }
   // `check` (may be empty): polled while a batch runs, every few tens of
   // milliseconds at most; once it returns true the batch ends early (its
   // result counts what ran) and so do the batches in flight, so that a

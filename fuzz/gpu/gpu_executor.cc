@@ -123,11 +123,15 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
   const bool signature =
       options.coverage &&
       options.coverage_mode != GpuExecutorOptions::CoverageMode::kPrecise;
-  // On CPU devices the precise build defers its coverage to the end of
-  // each execution, unless the target's static edges are not all known.
+  // The precise build defers its coverage to the end of each execution
+  // (on CPU devices unless asked otherwise), unless the target's static
+  // edges are not all known.
+  using DeferredCoverage = GpuExecutorOptions::DeferredCoverage;
   MegakernelOptions precise_build = build;
   precise_build.deferred_coverage =
-      options.deferred_coverage && options.coverage && info.is_cpu;
+      options.coverage &&
+      (options.deferred_coverage == DeferredCoverage::kOn ||
+       (options.deferred_coverage == DeferredCoverage::kAuto && info.is_cpu));
   absl::StatusOr<Megakernel> precise =
       BuildMegakernelFromFile(options.target_path, precise_build);
   std::string deferred_refusal;

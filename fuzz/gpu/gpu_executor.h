@@ -90,7 +90,7 @@ struct GpuExecutorOptions {
   // ran 1.17x the full one over a bytecode_vm corpus (docs/perf.md). It
   // costs one more pipeline compile at start-up (cached by Mesa on disk).
   bool havoc_build = true;
-  // On CPU devices the precise build (which judges the signature build's
+  // Whether the precise build (which judges the signature build's
   // candidates, logs compares and replays) defers its coverage
   // (MegakernelOptions::deferred_coverage): the same coverage bits, set in
   // registers as the target runs and marked at the end of each execution,
@@ -98,7 +98,9 @@ struct GpuExecutorOptions {
   // scalarised loop in every block whether a lane takes it or not
   // (docs/perf.md). A target whose static edges are not all known
   // (fuzz/gpu/gpu_static_edges.h) keeps the immediate build.
-  bool deferred_coverage = true;
+  // kAuto: on CPU devices only.
+  enum class DeferredCoverage { kAuto, kOn, kOff };
+  DeferredCoverage deferred_coverage = DeferredCoverage::kAuto;
   // lavapipe's SIMD width in bits (its LP_NATIVE_VECTOR_WIDTH: 4 lanes at
   // 128, 8 at 256), set for the process before lavapipe first starts unless
   // the environment already names one; 0 leaves lavapipe's choice (the
@@ -213,6 +215,9 @@ class GpuExecutor final : public Executor, public Steerable {
   absl::Status SubmitBatch(absl::Span<const WorkItem> work,
                            uint64_t seed) override;
   absl::StatusOr<BatchResult> CollectBatch() override;
+  // True when the next CollectBatch reads a flight of the signature build:
+  // its candidates wait for a later precise flight, so it adds no inputs.
+  bool OldestBatchAddsNoInputs() const override;
   void SetStopCheck(std::function<bool()> check) override {
     stop_check_ = std::move(check);
   }

@@ -157,6 +157,11 @@ absl::StatusOr<BatchResult> GpuExecutor::CollectBatch() {
   return result;
 }
 
+bool GpuExecutor::OldestBatchAddsNoInputs() const {
+  return finished_.empty() && !flights_.empty() && fast_ != nullptr &&
+         flights_.front().program == fast_.get() && !flights_.front().service;
+}
+
 absl::Status GpuExecutor::Quiesce() {
   if (flights_.empty()) return CheckUsable();
   const absl::Time start = absl::Now();

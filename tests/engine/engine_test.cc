@@ -494,6 +494,46 @@ TEST(EngineTest, ShortRoundsAreQueuedBehindNewEntriesToo) {
   EXPECT_GT(queued_behind_fresh, 0u);
 }
 
+// Runs an overlapped campaign from the seed "FUZ" until it finds the bug
+// ("FUZ!"); `bugs_only`: its batches add no inputs (FakeExecutorOptions).
+FakeExecutor RunToTheBug(bool bugs_only) {
+  Config config = TestConfig();
+  config.batch_slots = 8;
+  config.slot_execs = 16;
+  config.verbosity = 0;
+  TempDir dir;
+  EXPECT_TRUE(WriteFileAtomically(dir.Sub("seed"), B("FUZ")).ok());
+  FakeExecutorOptions options;
+  options.overlap = 2;
+  options.bugs_only = bugs_only;
+  FakeExecutor executor(options);
+  EngineRun run = RunEngine(config, executor, {dir.path()});
+  EXPECT_EQ(run.code, 77) << run.log;  // the bug ends the run
+  EXPECT_THAT(run.log, HasSubstr("fz_crash"));
+  return executor;
+}
+
+// A round whose collection cannot add inputs (Executor::
+// OldestBatchAddsNoInputs: an overlapped signature round) is not waited
+// for to plan the next one: that one is submitted right after the
+// collection, before the round's finds are handled. So the round that
+// found the bug, which ends the run, still had a round submitted after it
+// was collected.
+TEST(EngineTest, NextRoundIsQueuedBeforeTheFindsOfARoundThatAddsNoInputs) {
+  const FakeExecutor executor = RunToTheBug(/*bugs_only=*/true);
+  ASSERT_FALSE(executor.collected_at_submit().empty());
+  EXPECT_EQ(executor.collected_at_submit().back(), executor.batches().size());
+  EXPECT_EQ(executor.most_in_flight(), 2u);
+}
+
+// A round that may add inputs is handled before the next one is planned:
+// no round was submitted after the one that found the bug was collected.
+TEST(EngineTest, NextRoundIsPlannedAfterTheFindsOfARoundThatMayAddInputs) {
+  const FakeExecutor executor = RunToTheBug(/*bugs_only=*/false);
+  ASSERT_FALSE(executor.collected_at_submit().empty());
+  EXPECT_LT(executor.collected_at_submit().back(), executor.batches().size());
+}
+
 // A batch is planned before the results of the one in flight are read:
 // an entry found in batch N gets its fresh items in batch N + 2, and in
 // no batch planned before it was found.

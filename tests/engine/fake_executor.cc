@@ -116,6 +116,7 @@ absl::Status FakeExecutor::SubmitBatch(absl::Span<const WorkItem> work,
         "SubmitBatch with overlap() batches already in flight");
   }
   in_flight_at_submit_.push_back(submitted_.size());
+  collected_at_submit_.push_back(collected_);
   submitted_.emplace_back(std::vector<WorkItem>(work.begin(), work.end()),
                           seed);
   most_in_flight_ = std::max(most_in_flight_, submitted_.size());
@@ -129,6 +130,7 @@ absl::StatusOr<BatchResult> FakeExecutor::CollectBatch() {
   }
   auto [work, seed] = std::move(submitted_.front());
   submitted_.pop_front();
+  ++collected_;
   return RunBatch(work, seed);
 }
 
@@ -161,6 +163,7 @@ absl::StatusOr<BatchResult> FakeExecutor::RunBatch(
       if (std::optional<Find> find = RunOne(mutant, item.parent, item.opcode)) {
         if (options_.name_mutators) find->mutations = std::move(mutations);
         bool bug = IsBug(find->kind);
+        if (options_.bugs_only && !bug) continue;
         result.finds.push_back(*std::move(find));
         if (bug) break;
       }

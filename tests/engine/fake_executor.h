@@ -52,6 +52,10 @@ struct FakeExecutorOptions {
   // Overlapped batches (Executor::overlap): SubmitBatch queues, and
   // CollectBatch runs the oldest queued batch as RunBatch would.
   uint32_t overlap = 1;
+  // Like the GPU executor's overlapped signature rounds: batches report
+  // bugs but not new inputs (their new coverage goes unreported), and
+  // OldestBatchAddsNoInputs() says so.
+  bool bugs_only = false;
   // Every batch's BatchResult::device_time is device_time plus
   // device_time_per_exec per execution (both zero: none).
   absl::Duration device_time;
@@ -88,6 +92,9 @@ class FakeExecutor final : public Executor {
   absl::Status SubmitBatch(absl::Span<const WorkItem> work,
                            uint64_t seed) override;
   absl::StatusOr<BatchResult> CollectBatch() override;
+  bool OldestBatchAddsNoInputs() const override {
+    return options_.bugs_only && !submitted_.empty();
+  }
 
   // What the engine did to this executor.
   const std::vector<Bytes>& inputs() const { return inputs_; }
@@ -104,6 +111,10 @@ class FakeExecutor final : public Executor {
   // Per submitted batch, the batches in flight when it was submitted.
   const std::vector<size_t>& in_flight_at_submit() const {
     return in_flight_at_submit_;
+  }
+  // Per submitted batch, the batches collected before it was submitted.
+  const std::vector<size_t>& collected_at_submit() const {
+    return collected_at_submit_;
   }
 
  private:
@@ -123,6 +134,8 @@ class FakeExecutor final : public Executor {
   size_t most_in_flight_ = 0;
   std::vector<size_t> inputs_at_submit_;
   std::vector<size_t> in_flight_at_submit_;
+  std::vector<size_t> collected_at_submit_;
+  size_t collected_ = 0;
   int batches_run_ = 0;
   absl::flat_hash_set<uint64_t> features_;
   absl::flat_hash_set<size_t> prefixes_;

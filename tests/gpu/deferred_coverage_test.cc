@@ -81,9 +81,9 @@ TEST_P(DeferredCoverageTest, EachInputMarksWhatTheImmediateBuildMarks) {
   GpuExecutorOptions options = CpuOptions("magic.fz");
   options.target_path = GetParam().target;
   options.value_profile = GetParam().value_profile;
-  options.deferred_coverage = true;
+  options.deferred_coverage = GpuExecutorOptions::DeferredCoverage::kOn;
   auto deferred = MakeExecutor(options);
-  options.deferred_coverage = false;
+  options.deferred_coverage = GpuExecutorOptions::DeferredCoverage::kOff;
   auto immediate = MakeExecutor(options);
   ASSERT_NE(deferred, nullptr);
   ASSERT_NE(immediate, nullptr);

@@ -71,12 +71,24 @@ TEST(GpuSignatureFlightsTest, CandidatesComeBackAsFindsOfTheirMutation) {
   auto executor = MakeSignatureFlights("many_paths.fz", /*colorize=*/false);
   ASSERT_NE(executor, nullptr);
   ASSERT_TRUE(executor->AddInput(Str("zzzz")).ok());
+  // The seed's own coverage first, as the engine runs its seeds: else the
+  // first flight's mutants that take the seed's path race its compare log
+  // to report it.
+  ASSERT_TRUE(executor->Execute(Str("zzzz")).ok());
   const size_t covered_before = executor->Coverage().features;
-  size_t new_coverage = 0;
+  size_t new_coverage = 0, signature_flights = 0;
   for (uint64_t seed = 1; seed < 30 && new_coverage < 5; ++seed) {
     ASSERT_TRUE(executor->SubmitBatch(Work(RF_OP_HAVOC, 4, 200), seed).ok());
+    const bool adds_no_inputs = executor->OldestBatchAddsNoInputs();
     absl::StatusOr<BatchResult> r = executor->CollectBatch();
     ASSERT_TRUE(r.ok()) << r.status();
+    // A flight of the signature build says so before it is collected, and
+    // reports bugs only: its candidates come back from a later flight.
+    EXPECT_EQ(adds_no_inputs, !r->off_pace) << "seed " << seed;
+    for (const Find& f : r->finds) {
+      if (adds_no_inputs) EXPECT_TRUE(IsBug(f.kind)) << "seed " << seed;
+    }
+    signature_flights += adds_no_inputs;
     for (const Find& f : r->finds) {
       // (The first flight's compare log of the input reports the input's
       // own coverage, as a CMPLOG find.)
@@ -94,6 +106,7 @@ TEST(GpuSignatureFlightsTest, CandidatesComeBackAsFindsOfTheirMutation) {
     }
   }
   EXPECT_GE(new_coverage, 5u);
+  EXPECT_GT(signature_flights, 0u);
   EXPECT_GT(executor->Coverage().features, covered_before);
   EXPECT_EQ(executor->validation_messages(), 0u)
       << executor->last_validation_message();
