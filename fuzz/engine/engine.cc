@@ -408,14 +408,11 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler) {
     const absl::Duration collected = clock_.Now();
     host_.collect += collected - collect_start;
     if (!result.ok()) {
-      // The lost batch runs again, first, on the recreated device (and
-      // the early one after those in flight).
+      // The lost batch runs again, first, on the recreated device. The
+      // early one is dropped (the lost batches fill the pipeline again):
+      // its fresh entries get their first mutants at normal priority.
       in_flight_requested += batch.requested;
       flights.push_front(batch);
-      if (early) {
-        in_flight_requested += early->requested;
-        flights.push_back(*std::move(early));
-      }
       if (auto code = RecoverDevice(result.status(), flights)) return code;
       continue;
     }

@@ -916,6 +916,37 @@ TEST(EngineTest, LostDeviceIsRecreatedAndTheCampaignGoesOn) {
   }
 }
 
+// Lost devices while the engine plans rounds before collecting the ones
+// that add no inputs (FakeExecutorOptions::bugs_only): the recovery keeps
+// at most overlap() batches in flight, and -runs stays exact.
+TEST(EngineTest, LostDeviceUnderEarlyPlannedRoundsKeepsRunsExact) {
+  FakeExecutorOptions options;
+  options.magic = "0123456789abcdef";
+  options.overlap = 2;
+  options.bugs_only = true;
+  options.lose_device_at = {3, 6};
+  FakeExecutor first(options);
+  int made = 0;
+  Config config = TestConfig();
+  config.runs = 12345;
+  config.batch_slots = 7;
+  config.slot_execs = 100;
+  FakeClock clock;
+  std::ostringstream log;
+  Engine engine(config, first, log, clock);
+  engine.SetExecutorFactory([&]() -> absl::StatusOr<std::unique_ptr<Executor>> {
+    FakeExecutorOptions again = options;
+    again.lose_device_at = {2};  // once more, on the new device
+    if (made++ >= 1) again.lose_device_at.clear();
+    return std::unique_ptr<Executor>(std::make_unique<FakeExecutor>(again));
+  });
+  EXPECT_EQ(engine.Run({}), 0) << log.str();
+  EXPECT_EQ(made, 2);
+  EXPECT_EQ(engine.total_executions(), 12345u);
+  const auto& last = static_cast<FakeExecutor&>(engine.executor());
+  EXPECT_EQ(last.most_in_flight(), 2u);
+}
+
 TEST(EngineTest, DeviceLostTooOftenInARowEndsTheRunWithTheCorpusSaved) {
   TempDir root;
   std::string out = root.Sub("out");
