@@ -1,6 +1,7 @@
 #include "tools/gpu_executor_factory.h"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -9,6 +10,16 @@
 #include "fuzz/gpu/gpu_executor.h"
 
 namespace ringfuzz {
+namespace {
+
+// A -1/0/1 flag (automatic, off, on) as one of GpuExecutorOptions' enums
+// with kAuto, kOff and kOn.
+template <typename Choice>
+Choice AutoOffOn(int64_t flag) {
+  return flag < 0 ? Choice::kAuto : flag == 0 ? Choice::kOff : Choice::kOn;
+}
+
+}  // namespace
 
 absl::StatusOr<std::unique_ptr<Executor>> MakeGpuExecutor(Config& config,
                                                           std::ostream& log) {
@@ -25,10 +36,7 @@ absl::StatusOr<std::unique_ptr<Executor>> MakeGpuExecutor(Config& config,
   options.keep_going = config.keep_going;
   options.value_profile = config.use_value_profile;
   options.colorize = config.colorize;
-  using Overlap = GpuExecutorOptions::Overlap;
-  options.overlap = config.overlap < 0    ? Overlap::kAuto
-                    : config.overlap == 0 ? Overlap::kOff
-                                          : Overlap::kOn;
+  options.overlap = AutoOffOn<GpuExecutorOptions::Overlap>(config.overlap);
   using CoverageMode = GpuExecutorOptions::CoverageMode;
   if (config.coverage_mode.empty()) {
     options.coverage_mode = CoverageMode::kAuto;
@@ -42,14 +50,10 @@ absl::StatusOr<std::unique_ptr<Executor>> MakeGpuExecutor(Config& config,
         " is not a coverage mode: pass precise, signature or nothing "
         "(automatic)"));
   }
-  using Deferred = GpuExecutorOptions::DeferredCoverage;
-  options.deferred_coverage = config.deferred_coverage < 0    ? Deferred::kAuto
-                              : config.deferred_coverage == 0 ? Deferred::kOff
-                                                              : Deferred::kOn;
-  using WarmClock = GpuExecutorOptions::WarmClock;
-  options.warm_clock = config.warm_clock < 0    ? WarmClock::kAuto
-                       : config.warm_clock == 0 ? WarmClock::kOff
-                                                : WarmClock::kOn;
+  options.deferred_coverage =
+      AutoOffOn<GpuExecutorOptions::DeferredCoverage>(config.deferred_coverage);
+  options.warm_clock =
+      AutoOffOn<GpuExecutorOptions::WarmClock>(config.warm_clock);
   // The flag parser bounds max_len by kMaxLenLimit; a Config built in code
   // that does not is refused rather than wrapped to a short length.
   if (config.max_len < 0 || config.max_len > kMaxLenLimit) {

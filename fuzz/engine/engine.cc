@@ -358,13 +358,10 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler) {
   int idle_batches = 0;
   while (true) {
     if (auto code = Reload(flights, in_flight_requested)) return code;
-    // The steering is replaced with the executor when the device is lost.
-    Steering& steering = *steering_;
     while (flights.size() < depth && !HoldBehind(flights) &&
            !BudgetSpent(in_flight_requested)) {
-      absl::StatusOr<Batch> batch =
-          PlanBatch(configured, steering, scheduler, flights.empty(),
-                    in_flight_requested);
+      absl::StatusOr<Batch> batch = PlanBatch(
+          configured, scheduler, flights.empty(), in_flight_requested);
       if (!batch.ok()) return Fail(batch.status());
       in_flight_requested += batch->requested;
       flights.push_back(*std::move(batch));
@@ -387,8 +384,8 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler) {
     if (depth > 1 && flights.size() == depth && !HoldBehind(flights) &&
         executor_->OldestBatchAddsNoInputs() &&
         !BudgetSpent(in_flight_requested)) {
-      absl::StatusOr<Batch> batch = PlanBatch(configured, steering, scheduler,
-                                              false, in_flight_requested);
+      absl::StatusOr<Batch> batch =
+          PlanBatch(configured, scheduler, false, in_flight_requested);
       if (!batch.ok()) return Fail(batch.status());
       early = *std::move(batch);
     }
@@ -424,7 +421,9 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler) {
       if (auto code = SubmitLast(flights, in_flight_requested)) return code;
       recovered_ = false;
     }
-    Steering& steering_now = *steering_;
+    // The steering is replaced with the executor when the device is lost
+    // (here or at a submit above).
+    Steering& steering = *steering_;
     device_losses_ = 0;
     if (result->executions > batch.requested) {
       return Fail(absl::InternalError(absl::StrCat(
@@ -437,7 +436,7 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler) {
     // is an off-pace batch's, BatchResult::off_pace). An
     // overlapped batch's host time is hidden behind the next one: its
     // round lasts its device time.
-    if (sizer_ && !steering_now.stalled() && !result->off_pace) {
+    if (sizer_ && !steering.stalled() && !result->off_pace) {
       sizer_->Observe(result->executions,
                       depth > 1 && result->device_time > absl::ZeroDuration()
                           ? result->device_time
@@ -460,8 +459,8 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler) {
     if (auto code = HandleFinds(*result)) return code;
     host_.finds += clock_.Now() - collected;
     const uint64_t replayed_from = total_execs_;
-    if (steering_now.stalled()) {
-      if (auto code = RecoverStall(steering_now)) return code;
+    if (steering.stalled()) {
+      if (auto code = RecoverStall(steering)) return code;
     }
     if (Verbose(2)) {
       out_ << "INFO: batch of " << batch.work.size()
@@ -708,10 +707,10 @@ absl::StatusOr<BatchResult> Engine::RunTimedBatch(const Batch& batch) {
 }
 
 absl::StatusOr<Batch> Engine::PlanBatch(const BatchBudget& configured,
-                                        Steering& steering,
                                         Scheduler& scheduler, bool first,
                                         uint64_t in_flight_requested) {
   const absl::Duration plan_start = clock_.Now();
+  Steering& steering = *steering_;
   absl::StatusOr<BatchBudget> budget =
       NextBudget(configured, steering, in_flight_requested);
   if (!budget.ok()) return budget.status();

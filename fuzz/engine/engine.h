@@ -255,12 +255,13 @@ class Engine {
   // Runs `batch` on the executor, timed: batch_start_, last_batch_time_
   // and busy_.
   absl::StatusOr<BatchResult> RunTimedBatch(const Batch& batch);
-  // Plans the next batch: its budget (NextBudget), the steering's plan and
-  // the scheduler's draw, with the fresh entries waiting (fresh_); `first`:
-  // no batch is in flight. Counts its time as planning (host_.plan).
+  // Plans the next batch: its budget (NextBudget), the steering's
+  // (steering_) plan and the scheduler's draw, with the fresh entries
+  // waiting (fresh_); `first`: no batch is in flight. Counts its time as
+  // planning (host_.plan).
   absl::StatusOr<Batch> PlanBatch(const BatchBudget& configured,
-                                  Steering& steering, Scheduler& scheduler,
-                                  bool first, uint64_t in_flight_requested);
+                                  Scheduler& scheduler, bool first,
+                                  uint64_t in_flight_requested);
   // Submits the last of `flights` (overlapped batches). On failure it is
   // taken out (and out of `in_flight_requested`) and the device recovered
   // (RecoverDevice, which sets recovered_); returns an exit code iff the

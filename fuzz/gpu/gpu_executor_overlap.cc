@@ -158,8 +158,9 @@ absl::StatusOr<BatchResult> GpuExecutor::CollectBatch() {
 }
 
 bool GpuExecutor::OldestBatchAddsNoInputs() const {
+  // (A flight with service runs runs the precise build.)
   return finished_.empty() && !flights_.empty() && fast_ != nullptr &&
-         flights_.front().program == fast_.get() && !flights_.front().service;
+         flights_.front().program == fast_.get();
 }
 
 absl::Status GpuExecutor::Quiesce() {
