@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "fuzz/cli.h"
+#include "fuzz/engine/heap_tuning.h"
 #include "fuzz/triage/ci_command.h"
 #include "fuzz/triage/triage_command.h"
 #include "fuzz/workers/multi_device.h"
@@ -19,6 +20,7 @@
 #include "tools/gpu_executor_factory.h"
 
 int main(int argc, char** argv) {
+  ringfuzz::KeepFreedMemoryForReuse();
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.size() >= 2 && args[0] == "telemetry" && args[1] == "decode") {
     return ringfuzz::telemetry::RunTelemetryDecode(

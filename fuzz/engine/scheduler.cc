@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <utility>
+#include <vector>
 
 #include "shaders/ringfuzz_wire.h"
 
@@ -214,18 +217,29 @@ Batch Scheduler::NextBatch(const Corpus& corpus, const BatchBudget& budget,
   }
   high.resize(parents.size(), false);
   // Group a parent's items together, in order of first draw (so a parent's
-  // HIGH draws come first in its group).
-  std::vector<size_t> order(items);
-  std::vector<int64_t> first_draw(corpus.size(), -1);
+  // HIGH draws come first in its group): a stable counting sort by group,
+  // groups numbered in order of first draw.
+  std::vector<uint32_t> group_of(corpus.size(), UINT32_MAX);
+  std::vector<size_t> group_start;  // items per group, then where it starts
   for (uint64_t i = 0; i < items; ++i) {
-    if (first_draw[parents[i]] < 0) first_draw[parents[i]] = i;
-    order[i] = i;
+    uint32_t& group = group_of[parents[i]];
+    if (group == UINT32_MAX) {
+      group = static_cast<uint32_t>(group_start.size());
+      group_start.push_back(0);
+    }
+    ++group_start[group];
   }
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return first_draw[parents[a]] < first_draw[parents[b]];
-  });
+  size_t next_start = 0;
+  for (size_t& start : group_start) {
+    next_start += std::exchange(start, next_start);
+  }
+  std::vector<size_t> order(items);
+  for (uint64_t i = 0; i < items; ++i) {
+    order[group_start[group_of[parents[i]]]++] = i;
+  }
 
   const uint64_t base = total / items, extra = total % items;
+  batch.work.reserve(items);
   uint32_t in_group = 0;
   for (uint64_t i = 0; i < items; ++i) {
     size_t parent = parents[order[i]];
@@ -268,10 +282,17 @@ Batch Scheduler::NextBatch(const Corpus& corpus, const BatchBudget& budget,
     }
     batch.work.push_back(item);
   }
-  std::stable_sort(batch.work.begin(), batch.work.end(),
-                   [](const WorkItem& a, const WorkItem& b) {
-                     return a.priority < b.priority;
-                   });
+  // Most urgent first, each priority in plan order (what a stable sort by
+  // priority gives; these three are the only ones set above).
+  std::vector<WorkItem> by_priority;
+  by_priority.reserve(batch.work.size());
+  for (uint32_t priority :
+       {RF_PRIORITY_HIGH, RF_PRIORITY_NORMAL, RF_PRIORITY_LOW}) {
+    for (const WorkItem& item : batch.work) {
+      if (item.priority == priority) by_priority.push_back(item);
+    }
+  }
+  batch.work = std::move(by_priority);
   return batch;
 }
 

@@ -126,8 +126,9 @@ std::string Steering::DescribeStall() const {
 }
 
 void Steering::OnDispatchStart(const WireView& wire) {
-  dispatch_start_ =
-      telemetry::RingTelemetry::Decode(wire.control, wire.ring).control;
+  telemetry::RingTelemetry::DecodeWithWindowOpcodesInto(
+      wire.control, wire.ring, {}, started_, start_scratch_);
+  dispatch_start_ = started_.control;
   stall_.Start(wire, clock_.Now());
 }
 
@@ -137,9 +138,10 @@ bool Steering::OnPoll(const WireView& wire) {
 
 void Steering::OnEpochEnd(const WireView& wire, bool last) {
   ++epochs_;
-  const telemetry::RingTelemetry now =
-      telemetry::RingTelemetry::DecodeWithWindowOpcodes(wire.control, wire.ring,
-                                                        WorkOpcodes());
+  if (work_opcodes_.empty()) work_opcodes_ = WorkOpcodes();
+  telemetry::RingTelemetry::DecodeWithWindowOpcodesInto(
+      wire.control, wire.ring, work_opcodes_, decoded_, scratch_);
+  const telemetry::RingTelemetry& now = decoded_;
   tenants_.ObserveDispatch(dispatch_start_, now.control);
   dispatch_start_ = now.control;
   observed_fairness_ = true;
@@ -175,7 +177,10 @@ void Steering::OnEpochEnd(const WireView& wire, bool last) {
   state.suspects = stall_.suspects().size();
   Export(wire, now, state, request);
   if (last) aging_.DrainIfRecommended();
-  previous_ = now;
+  // The epoch's telemetry becomes the previous one; the buffers of the one
+  // before are decoded into next time.
+  if (!previous_.has_value()) previous_.emplace();
+  std::swap(*previous_, decoded_);
 }
 
 void Steering::Export(

@@ -46,6 +46,7 @@
 #include "fuzz/steer/steering_wire.h"
 #include "fuzz/steer/telemetry_log.h"
 #include "telemetry/ring_telemetry.h"
+#include "telemetry/telemetry_decode_scratch.h"
 
 namespace ringfuzz {
 
@@ -152,6 +153,13 @@ class Steering final : public DispatchObserver {
   size_t promoted_ = 0;  // aged parents in the batch
   telemetry::ControlSnapshot dispatch_start_;
   std::optional<telemetry::RingTelemetry> previous_;  // last epoch's
+  // Decode buffers reused from epoch to epoch (a ring of thousands of
+  // slots is decoded at every dispatch's start and end): `decoded_` holds
+  // an epoch's telemetry until it becomes previous_, `started_` the ring
+  // at a dispatch's start.
+  telemetry::RingTelemetry decoded_, started_;
+  telemetry::TelemetryDecodeScratch scratch_, start_scratch_;
+  std::vector<uint32_t> work_opcodes_;
   uint64_t epochs_ = 0;
 };
 

@@ -1,8 +1,8 @@
 #include "fuzz/steer/steering_priority.h"
 
 #include <algorithm>
-#include <set>
 #include <utility>
+#include <vector>
 
 #include "fuzz/steer/steering_wire.h"
 #include "shaders/ringfuzz_wire.h"
@@ -25,7 +25,13 @@ bool Finished(absl::Span<const uint8_t> ring, uint32_t s) {
 }  // namespace
 
 void PriorityAging::ObserveRing(absl::Span<const uint8_t> ring) {
-  std::set<uint32_t> unfinished, finished;
+  // Sorted, duplicate-free parent lists. A ring holds thousands of slots
+  // of a few hundred parents, mostly in runs of one parent (the scheduler
+  // groups a parent's items): a run adds its parent once.
+  std::vector<uint32_t> unfinished, finished;
+  auto add = [](std::vector<uint32_t>& parents, uint32_t parent) {
+    if (parents.empty() || parents.back() != parent) parents.push_back(parent);
+  };
   for (uint32_t s = 0; s < SlotCount(ring); ++s) {
     const uint32_t status = SlotWord(ring, s, RF_SLOT_STATUS);
     if (status == RF_STATUS_EMPTY ||
@@ -34,17 +40,26 @@ void PriorityAging::ObserveRing(absl::Span<const uint8_t> ring) {
     }
     const uint32_t parent = SlotWord(ring, s, RF_SLOT_ARG0 + RF_ARG_PARENT);
     if (Finished(ring, s)) {
-      finished.insert(parent);
+      add(finished, parent);
     } else {
-      unfinished.insert(parent);
-      accounting_.RecordRequeue(age_.count(parent) ? age_[parent] + 1 : 1);
+      add(unfinished, parent);
+      const auto waited = age_.find(parent);
+      accounting_.RecordRequeue(waited != age_.end() ? waited->second + 1 : 1);
     }
   }
+  for (std::vector<uint32_t>* parents : {&unfinished, &finished}) {
+    std::sort(parents->begin(), parents->end());
+    parents->erase(std::unique(parents->begin(), parents->end()),
+                   parents->end());
+  }
+  auto waits = [&](uint32_t parent) {
+    return std::binary_search(unfinished.begin(), unfinished.end(), parent);
+  };
   for (uint32_t parent : finished) {
-    if (!unfinished.count(parent)) age_.erase(parent);
+    if (!waits(parent)) age_.erase(parent);
   }
   for (auto& [parent, age] : age_) {
-    if (!unfinished.count(parent) && age < UINT32_MAX) ++age;  // still waits
+    if (!waits(parent) && age < UINT32_MAX) ++age;  // still waits
   }
   for (uint32_t parent : unfinished) {
     uint32_t& age = age_[parent];

@@ -109,6 +109,41 @@ TEST(SchedulerTest, ItemsOfAParentShareATicketAndAreAdjacentPerPriority) {
     EXPECT_FALSE(tickets.count(item.ticket));
 }
 
+// The same grouping on a ring-sized batch with promoted and fresh parents
+// (HIGH items beside NORMAL and LOW ones): priorities never fall back, a
+// parent's items are one run per priority and one ticket, and the first
+// item of each HIGH run is a fresh or promoted parent's.
+TEST(SchedulerTest, RingSizedBatchesKeepEachParentsItemsTogether) {
+  Corpus corpus;
+  Fill(corpus, 300);
+  Scheduler scheduler(11, true, true);
+  BatchPlan plan;
+  plan.promoted = {7, 250};
+  plan.fresh = {3, 299, 120};
+  Batch batch = scheduler.NextBatch(corpus, {4096, 3, std::nullopt}, 0, plan);
+  ASSERT_EQ(batch.work.size(), 4096u);
+  EXPECT_EQ(Sum(batch.work), 4096u * 3);
+  std::map<uint32_t, uint32_t> ticket_of_parent;
+  std::set<std::pair<uint32_t, uint32_t>> runs;  // (parent, priority)
+  std::set<uint32_t> high_parents;
+  for (size_t i = 0; i < batch.work.size(); ++i) {
+    const WorkItem& item = batch.work[i];
+    auto [it, inserted] = ticket_of_parent.emplace(item.parent, item.ticket);
+    EXPECT_EQ(it->second, item.ticket) << i;
+    const bool starts_run = i == 0 || batch.work[i - 1].parent != item.parent ||
+                            batch.work[i - 1].priority != item.priority;
+    if (starts_run) {
+      EXPECT_TRUE(runs.insert({item.parent, item.priority}).second)
+          << "parent " << item.parent << " has two runs at priority "
+          << item.priority;
+    }
+    if (i > 0) EXPECT_LE(batch.work[i - 1].priority, item.priority) << i;
+    if (item.priority == RF_PRIORITY_HIGH) high_parents.insert(item.parent);
+  }
+  EXPECT_EQ(high_parents, (std::set<uint32_t>{103, 107, 220, 350, 399}));
+  EXPECT_EQ(batch.work[0].parent, 107u);  // promoted first
+}
+
 TEST(SchedulerTest, PromotedParentsComeFirstAtHighPriority) {
   Corpus corpus;
   Fill(corpus, 6);

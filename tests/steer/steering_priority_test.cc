@@ -45,6 +45,27 @@ TEST(PriorityAgingTest, WaitingParentsAgeUntilASlotOfThemFinishes) {
   EXPECT_EQ(aging.accounting().max_priority_age, 3u);
 }
 
+// A parent whose slots come in several runs, finished and unfinished
+// mixed, waits once: every unfinished slot is a requeue, and its age grows
+// by one per ring, not per slot.
+TEST(PriorityAgingTest, AParentInSeveralRunsWaitsOnce) {
+  PriorityAging aging;
+  WireBytes wire(6);
+  wire.Slot(0, RF_STATUS_DONE, RF_OP_HAVOC, 5, 64, 10);  // unfinished
+  wire.Slot(1, RF_STATUS_DONE, RF_OP_HAVOC, 5, 64, 64);  // finished
+  wire.Slot(2, RF_STATUS_DONE, RF_OP_HAVOC, 9, 64, 64);  // finished
+  wire.Slot(3, RF_STATUS_PUBLISHED, RF_OP_HAVOC, 5);     // never claimed
+  wire.Slot(4, RF_STATUS_DONE, RF_OP_HAVOC, 9, 64, 64);  // finished
+  wire.Slot(5, RF_STATUS_DONE, RF_OP_HAVOC, 2, 64, 64);  // finished
+  aging.ObserveRing(wire.View().ring);
+  EXPECT_THAT(aging.waiting(), ElementsAre(Pair(5u, 1u)));
+  EXPECT_EQ(aging.accounting().requeue_count, 2u);
+  aging.ObserveRing(wire.View().ring);
+  EXPECT_THAT(aging.waiting(), ElementsAre(Pair(5u, 2u)));
+  EXPECT_EQ(aging.accounting().requeue_count, 4u);
+  EXPECT_EQ(aging.accounting().max_priority_age, 2u);
+}
+
 TEST(PriorityAgingTest, PromotesOldestFirstOnlyWhenAgingIsRecommended) {
   PriorityAging aging;
   WireBytes old_ones(1);

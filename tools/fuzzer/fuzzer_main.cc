@@ -22,6 +22,7 @@
 #include "fuzz/cli.h"
 #include "fuzz/engine/child_process.h"
 #include "fuzz/engine/engine.h"
+#include "fuzz/engine/heap_tuning.h"
 #include "tools/fuzzer/embedded_target.h"
 #include "tools/gpu_executor_factory.h"
 
@@ -77,6 +78,7 @@ std::string SiblingTwin() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  ringfuzz::KeepFreedMemoryForReuse();
   const std::string target = TargetFile();
   if (target.empty()) return ringfuzz::kErrorExit;
   // -target and -twin first: the same flags on the command line come later
