@@ -915,7 +915,8 @@ std::optional<int> Engine::HandleFinds(const BatchResult& result) {
       }
     }
     round_latency_.Found(**added, round_start_);
-    new_units_waiting_.push_back({**added, find.opcode, find.mutations});
+    new_units_waiting_.push_back(
+        {**added, find.opcode, find.mutations, std::nullopt, false});
   }
   close_batch();
   return std::nullopt;
