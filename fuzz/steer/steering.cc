@@ -1,6 +1,7 @@
 #include "fuzz/steer/steering.h"
 
 #include <algorithm>
+#include <array>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -11,13 +12,15 @@ namespace ringfuzz {
 namespace {
 
 // The fuzzing work kinds: their slots form the ticketed windows.
-std::vector<uint32_t> WorkOpcodes() {
-  std::vector<uint32_t> opcodes;
+constexpr std::array<uint32_t, RF_OP_LAST_WORK - RF_OP_FIRST_WORK + 1>
+WorkOpcodes() {
+  std::array<uint32_t, RF_OP_LAST_WORK - RF_OP_FIRST_WORK + 1> opcodes{};
   for (uint32_t op = RF_OP_FIRST_WORK; op <= RF_OP_LAST_WORK; ++op) {
-    opcodes.push_back(op);
+    opcodes[op - RF_OP_FIRST_WORK] = op;
   }
   return opcodes;
 }
+constexpr auto kWorkOpcodes = WorkOpcodes();
 
 }  // namespace
 
@@ -138,9 +141,8 @@ bool Steering::OnPoll(const WireView& wire) {
 
 void Steering::OnEpochEnd(const WireView& wire, bool last) {
   ++epochs_;
-  if (work_opcodes_.empty()) work_opcodes_ = WorkOpcodes();
   telemetry::RingTelemetry::DecodeWithWindowOpcodesInto(
-      wire.control, wire.ring, work_opcodes_, decoded_, scratch_);
+      wire.control, wire.ring, kWorkOpcodes, decoded_, scratch_);
   const telemetry::RingTelemetry& now = decoded_;
   tenants_.ObserveDispatch(dispatch_start_, now.control);
   dispatch_start_ = now.control;

@@ -159,7 +159,6 @@ class Steering final : public DispatchObserver {
   // at a dispatch's start.
   telemetry::RingTelemetry decoded_, started_;
   telemetry::TelemetryDecodeScratch scratch_, start_scratch_;
-  std::vector<uint32_t> work_opcodes_;
   uint64_t epochs_ = 0;
 };
 
