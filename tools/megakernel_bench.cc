@@ -7,7 +7,8 @@
 //                    [-coverage=0|1] [-compares=0|1] [-bounds=0|1]
 //                    [-conditions=0|1]
 //                    [-value_profile=0|1] [-mutation=auto|flat|branching]
-//                    [-parent=FILE] [-keep_going=0|1] [-coherent_lanes=1|2|4]
+//                    [-parent=FILE | -parents=DIR] [-keep_going=0|1]
+//                    [-coherent_lanes=1|2|4]
 //                    [-coverage_mode=auto|precise|signature] [-havoc_build=0|1]
 //                    [-ring_memory=auto|host|device] [-slots=N] [-execs=N]
 //                    [-calibrate=N] [-deferred=auto|on|off]
@@ -16,7 +17,11 @@
 // budgets always stay), for measuring what each costs; -value_profile=1
 // adds the compare-distance features (ringfuzz -use_value_profile=1);
 // -mutation picks the GPU mutation engine; -parent is the input every
-// mutant starts from (default 16 x 'A'); -keep_going=1 lets faults go on;
+// mutant starts from (default 16 x 'A'); -parents=DIR takes every input of a
+// corpus directory instead (loaded as ringfuzz loads one, in its order), and
+// slot i of every batch mutates input i mod N, so a campaign's final corpus
+// measures the raw rate on the campaign's own parents, each weighted alike;
+// -keep_going=1 lets faults go on;
 // -coherent_lanes, -coverage_mode and -havoc_build set the
 // GpuExecutorOptions fields of those names (auto: the device's default), and
 // -ring_memory its ring_memory; -slots and -execs replace the device's
@@ -41,6 +46,7 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
+#include "corpus/corpus_dir.h"
 #include "corpus/file_read.h"
 #include "fuzz/gpu/gpu_executor.h"
 #include "shaders/ringfuzz_wire.h"
@@ -58,6 +64,9 @@ ABSL_FLAG(bool, conditions, true, "the condition hooks");
 ABSL_FLAG(bool, value_profile, false, "compare-distance features");
 ABSL_FLAG(std::string, mutation, "auto", "auto, flat or branching");
 ABSL_FLAG(std::string, parent, "", "the parent input (16 x 'A' if empty)");
+ABSL_FLAG(std::string, parents, "",
+          "a corpus directory whose inputs are the parents, slot i taking "
+          "input i mod N (instead of -parent)");
 ABSL_FLAG(bool, keep_going, false, "faults do not end a batch");
 ABSL_FLAG(uint32_t, coherent_lanes,
           ringfuzz::GpuExecutorOptions{}.coherent_lanes,
@@ -202,11 +211,36 @@ int main(int argc, char** argv) {
     return 1;
   }
   std::printf("device: %s\n", (*executor)->DeviceDescription().c_str());
-  // The parent of every mutant: -parent=FILE, else 16 x 'A' (which fails
-  // the bundled targets' header checks early: a shallow path).
-  ringfuzz::Bytes seed(16, 0x41);
-  if (const std::string parent = absl::GetFlag(FLAGS_parent); !parent.empty()) {
-    // The executor runs at most max_len bytes of it (AddInput truncates).
+  // The parents: -parents=DIR, else -parent=FILE, else 16 x 'A' (which
+  // fails the bundled targets' header checks early: a shallow path). The
+  // executor runs at most max_len bytes of each (AddInput truncates).
+  std::vector<ringfuzz::Bytes> parents;
+  if (const std::string dir = absl::GetFlag(FLAGS_parents); !dir.empty()) {
+    if (!absl::GetFlag(FLAGS_parent).empty()) {
+      std::fprintf(stderr, "error: pass -parent or -parents, not both\n");
+      return 2;
+    }
+    ringfuzz::CorpusLoadReport report;
+    absl::StatusOr<std::vector<ringfuzz::CorpusFile>> files =
+        ringfuzz::LoadCorpusDirs({dir}, (*executor)->max_len(), &report);
+    if (!files.ok()) {
+      std::fprintf(stderr, "error: -parents: %s\n",
+                   std::string(files.status().message()).c_str());
+      return 2;
+    }
+    for (ringfuzz::CorpusFile& file : *files) {
+      parents.push_back(std::move(file.data));
+    }
+    if (parents.empty()) {
+      std::fprintf(stderr,
+                   "error: -parents=%s holds no inputs: pass a corpus "
+                   "directory with at least one file\n",
+                   dir.c_str());
+      return 2;
+    }
+    std::printf("parents: %zu inputs of %s\n", parents.size(), dir.c_str());
+  } else if (const std::string parent = absl::GetFlag(FLAGS_parent);
+             !parent.empty()) {
     absl::StatusOr<ringfuzz::Bytes> read =
         ringfuzz::ReadFilePrefix(parent, (*executor)->max_len());
     if (!read.ok()) {
@@ -214,9 +248,14 @@ int main(int argc, char** argv) {
                    std::string(read.status().message()).c_str());
       return 2;
     }
-    seed = *std::move(read);
+    parents.push_back(*std::move(read));
+  } else {
+    parents.emplace_back(16, 0x41);
   }
-  if (!(*executor)->AddInput(seed).ok()) return 1;
+  for (const ringfuzz::Bytes& parent : parents) {
+    if (!(*executor)->AddInput(parent).ok()) return 1;
+  }
+  const ringfuzz::Bytes& seed = parents.front();
   if (const uint32_t n = absl::GetFlag(FLAGS_calibrate); n > 0) {
     return BenchCalibration(**executor, seed, n, seconds);
   }
@@ -231,7 +270,10 @@ int main(int argc, char** argv) {
               shape.slots, shape.execs_per_slot,
               (*executor)->ring_in_device_memory() ? "device" : "host");
   std::vector<ringfuzz::WorkItem> work(shape.slots);
-  for (auto& item : work) {
+  for (size_t i = 0; i < work.size(); ++i) {
+    ringfuzz::WorkItem& item = work[i];
+    item.parent = static_cast<uint32_t>(i % parents.size());
+    item.partner = static_cast<uint32_t>((i + 1) % parents.size());
     item.opcode = absl::GetFlag(FLAGS_opcode);
     item.count = shape.execs_per_slot;
     item.stack = absl::GetFlag(FLAGS_stack);

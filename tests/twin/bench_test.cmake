@@ -64,7 +64,8 @@ endif()
 
 # --gpu-breakdown: six raw megakernel rates on lavapipe (all measured, so
 # positive), then the campaign's rate (the fake's 2500) and campaign / the
-# last raw rate.
+# last raw rate, then the raw rate on the campaign's corpus (measured) and
+# campaign / that.
 execute_process(COMMAND ${ROOT}/tools/bench --gpu-breakdown --seconds 2
                         --build ${BUILD} --device cpu
                         --ringfuzz ${ROOT}/tests/twin/data/fake_ringfuzz tlv
@@ -72,18 +73,25 @@ execute_process(COMMAND ${ROOT}/tools/bench --gpu-breakdown --seconds 2
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "tools/bench --gpu-breakdown failed (${rc}):\n${table}\n${err}")
 endif()
-if(NOT table MATCHES "\ntlv +([1-9][0-9]*) +([1-9][0-9]*) +([1-9][0-9]*) +([1-9][0-9]*) +([1-9][0-9]*) +([1-9][0-9]*) +2500 +([0-9.]+)\n")
+if(NOT table MATCHES "\ntlv +([1-9][0-9]*) +([1-9][0-9]*) +([1-9][0-9]*) +([1-9][0-9]*) +([1-9][0-9]*) +([1-9][0-9]*) +2500 +([0-9.]+) +([1-9][0-9]*) +([0-9.]+)\n")
   message(FATAL_ERROR "--gpu-breakdown: no row of six positive raw rates, "
-                      "2500 and a ratio:\n${table}\n${err}")
+                      "2500, a ratio, a positive raw rate on the campaign's "
+                      "corpus and a ratio:\n${table}\n${err}")
 endif()
 set(full_raw ${CMAKE_MATCH_6})
 set(share ${CMAKE_MATCH_7})
-# share has 2 decimals: compare share * 100 with 250000 / full_raw, +-1.
-string(REPLACE "." "" share_centi "${share}")
-string(REGEX REPLACE "^0+([0-9])" "\\1" share_centi "${share_centi}")
-math(EXPR expect_centi "250000 / ${full_raw}")
-math(EXPR diff "${share_centi} - ${expect_centi}")
-if(diff GREATER 1 OR diff LESS -1)
-  message(FATAL_ERROR "--gpu-breakdown: campaign/raw ${share} is not "
-                      "2500 / ${full_raw}:\n${table}")
-endif()
+set(corpus_raw ${CMAKE_MATCH_8})
+set(corpus_share ${CMAKE_MATCH_9})
+# Fails unless `share` (2 decimals) is 2500 / `raw`, +-0.01.
+function(expect_share what share raw)
+  string(REPLACE "." "" centi "${share}")
+  string(REGEX REPLACE "^0+([0-9])" "\\1" centi "${centi}")
+  math(EXPR expect_centi "250000 / ${raw}")
+  math(EXPR diff "${centi} - ${expect_centi}")
+  if(diff GREATER 1 OR diff LESS -1)
+    message(FATAL_ERROR "--gpu-breakdown: ${what} ${share} is not "
+                        "2500 / ${raw}:\n${table}")
+  endif()
+endfunction()
+expect_share(campaign/raw "${share}" "${full_raw}")
+expect_share(campaign/raw-corpus "${corpus_share}" "${corpus_raw}")
