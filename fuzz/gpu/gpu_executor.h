@@ -263,6 +263,22 @@ class GpuExecutor final : public Executor, public Steerable {
   // found the backlog of such candidates full (overlapped signature
   // flights): never re-run.
   uint64_t candidates_dropped() const { return pending_trials_.dropped(); }
+  // A flight whose only service runs would be signature candidates that
+  // recombine known hit-count classes (no compare log or length trial due,
+  // no candidate with a new class) leaves them waiting until this many
+  // flights were planned without service runs since the last flight with
+  // them. A precise flight costs about the latency of one precise execution
+  // of the slowest input it judges, however few it judges (bytecode_vm on
+  // an H200: 3 ms, as long as a signature flight), and such candidates
+  // rarely hold new coverage: judging them every third flight instead of
+  // every other one ran 1.4x (bytecode_vm) and 1.15x (tlv) the executions
+  // with the same coverage and feedback latency (docs/perf.md).
+  static constexpr uint32_t kCombinationWaitFlights = 2;
+  // Length trials and signature candidates waiting for a precise flight
+  // (overlapped signature flights), and how many of them are urgent: length
+  // trials and candidates with new hit-count classes (TrialQueue).
+  size_t trials_waiting() const { return pending_trials_.size(); }
+  size_t urgent_trials_waiting() const { return pending_trials_.urgent(); }
   // Input-to-state patches of corpus input `index` (derived from its own
   // compare log; fuzz/gpu/input_to_state.h). Empty until the input was logged:
   // RunBatch logs every input added before it, first thing.
@@ -535,7 +551,8 @@ class GpuExecutor final : public Executor, public Steerable {
   absl::Status ReservePatches(uint32_t inputs, uint64_t data_words);
   // Overlapped rounds: plans service_ for a flight with `room` free slots
   // and returns its work items (empty when none is due or one is in the
-  // air); writes the trials' scratch entries.
+  // air; combinations alone are due only every kCombinationWaitFlights + 1
+  // flights); writes the trials' scratch entries.
   absl::StatusOr<std::vector<WorkItem>> PlanServiceRuns(uint32_t room);
   // Reads what service_ ran in the flight of `parity` that just ended into
   // `result` (its finds, less its executions) and the patch buffer.
@@ -631,6 +648,10 @@ class GpuExecutor final : public Executor, public Steerable {
   // kPendingCombinationFlights flights' worth of candidates that only
   // recombine known hit-count classes wait (set up in Create).
   TrialQueue pending_trials_{0};
+  // Flights planned without service runs since the last one with them
+  // (kCombinationWaitFlights; flights planned while service runs were in
+  // the air do not count).
+  uint32_t flights_without_service_ = 0;
   // The trials whose mutants the precise flight in the air runs (cleared
   // when it has finished: corpus indices past the scratch entries' may be
   // real inputs once the corpus buffer grows): trial i is scratch corpus

@@ -348,7 +348,11 @@ absl::StatusOr<std::vector<WorkItem>> GpuExecutor::PlanServiceRuns(
   const uint64_t room_for =
       std::min<uint64_t>(base < scratch_entries_ ? scratch_entries_ - base : 0,
                          uint64_t{left} * per_slot);
-  if (room_for > 0 && pending_trials_.size() != 0) {
+  // Only combinations waiting: they wait for kCombinationWaitFlights.
+  const bool combinations_wait =
+      items.empty() && pending_trials_.urgent() == 0 &&
+      flights_without_service_ < kCombinationWaitFlights;
+  if (room_for > 0 && pending_trials_.size() != 0 && !combinations_wait) {
     size_t urgent = 0;
     service_.trials = pending_trials_.Take(room_for, urgent);
     service_.urgent = static_cast<uint32_t>(urgent);
@@ -360,6 +364,7 @@ absl::StatusOr<std::vector<WorkItem>> GpuExecutor::PlanServiceRuns(
     add_runs(RF_OP_CALIBRATE, {corpus_capacity_ + base, n, 0});
   }
   service_.slots = static_cast<uint32_t>(items.size());
+  flights_without_service_ = items.empty() ? flights_without_service_ + 1 : 0;
   return items;
 }
 

@@ -142,6 +142,54 @@ TEST(GpuSignatureFlightsTest, ConfirmedCandidatesComeBackWithTheirFirstMutant) {
       << executor->last_validation_message();
 }
 
+// Candidates that only recombine known hit-count classes wait: with only
+// such candidates waiting (no compare log or length trial due, no
+// candidate with a new class), a flight runs the signature build, on pace,
+// until GpuExecutor::kCombinationWaitFlights flights were planned without
+// service runs since the last flight with them; the next one judges them
+// on the precise build.
+TEST(GpuSignatureFlightsTest, CombinationsAloneWaitForTheirTurn) {
+  auto executor = MakeSignatureFlights("combinations.fz", /*colorize=*/false);
+  ASSERT_NE(executor, nullptr);
+  // Eight seeds, each failing one check: together they reach every block.
+  for (size_t k = 0; k < 8; ++k) {
+    Bytes seed = Str("ABCDEFGH");
+    seed[k] = 'z';
+    ASSERT_TRUE(executor->AddInput(seed).ok());
+    ASSERT_TRUE(executor->Execute(seed).ok());
+  }
+  std::vector<WorkItem> work = Work(RF_OP_HAVOC, 8, 100);
+  for (size_t i = 0; i < work.size(); ++i) {
+    work[i].parent = static_cast<uint32_t>(i);
+  }
+  uint32_t without_service = 0;
+  size_t waited = 0, judged = 0;
+  for (uint64_t seed = 1; seed < 60 && (waited < 2 || judged < 2); ++seed) {
+    const bool combinations_only = executor->logged_inputs() == 8 &&
+                                   executor->trials_waiting() > 0 &&
+                                   executor->urgent_trials_waiting() == 0;
+    ASSERT_TRUE(executor->SubmitBatch(work, seed).ok());
+    absl::StatusOr<BatchResult> r = executor->CollectBatch();
+    ASSERT_TRUE(r.ok()) << r.status();
+    if (combinations_only) {
+      if (without_service < GpuExecutor::kCombinationWaitFlights) {
+        EXPECT_FALSE(r->off_pace) << "seed " << seed;
+        ++waited;
+      } else {
+        EXPECT_TRUE(r->off_pace) << "seed " << seed;
+        ++judged;
+      }
+    }
+    // Flights run one at a time here: a precise (off-pace) flight is one
+    // that was planned with service runs.
+    without_service = r->off_pace ? 0 : without_service + 1;
+  }
+  EXPECT_GE(waited, 2u);
+  EXPECT_GE(judged, 2u);
+  EXPECT_EQ(executor->validation_messages(), 0u)
+      << executor->last_validation_message();
+}
+
 // AFL's hit-count classes, as the wire protocol numbers them for
 // RF_RES_SIG_CLASSES: 1, 2, 3, 4-7, 8-15, 16-31, 32-127, 128+ visits.
 int HitCountClass(uint32_t visits) {
