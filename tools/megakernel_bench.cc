@@ -37,9 +37,11 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <initializer_list>
 #include <random>
 #include <string>
+#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -204,6 +206,11 @@ int main(int argc, char** argv) {
                  "[-seconds=S] [-max_len=N]\n");
     return 2;
   }
+  if (!absl::GetFlag(FLAGS_parent).empty() &&
+      !absl::GetFlag(FLAGS_parents).empty()) {
+    std::fprintf(stderr, "error: pass -parent or -parents, not both\n");
+    return 2;
+  }
   auto executor = ringfuzz::GpuExecutor::Create(options);
   if (!executor.ok()) {
     std::fprintf(stderr, "error: %s\n",
@@ -216,8 +223,13 @@ int main(int argc, char** argv) {
   // executor runs at most max_len bytes of each (AddInput truncates).
   std::vector<ringfuzz::Bytes> parents;
   if (const std::string dir = absl::GetFlag(FLAGS_parents); !dir.empty()) {
-    if (!absl::GetFlag(FLAGS_parent).empty()) {
-      std::fprintf(stderr, "error: pass -parent or -parents, not both\n");
+    // LoadCorpusDirs would create a missing first directory (an output
+    // corpus); a bench's parents must exist.
+    if (std::error_code ec; !std::filesystem::is_directory(dir, ec)) {
+      std::fprintf(stderr,
+                   "error: -parents=%s is not a directory: pass a corpus "
+                   "directory\n",
+                   dir.c_str());
       return 2;
     }
     ringfuzz::CorpusLoadReport report;
@@ -227,6 +239,9 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "error: -parents: %s\n",
                    std::string(files.status().message()).c_str());
       return 2;
+    }
+    for (const std::string& warning : report.warnings) {
+      std::fprintf(stderr, "warning: -parents: %s\n", warning.c_str());
     }
     for (ringfuzz::CorpusFile& file : *files) {
       parents.push_back(std::move(file.data));
@@ -253,7 +268,11 @@ int main(int argc, char** argv) {
     parents.emplace_back(16, 0x41);
   }
   for (const ringfuzz::Bytes& parent : parents) {
-    if (!(*executor)->AddInput(parent).ok()) return 1;
+    if (auto added = (*executor)->AddInput(parent); !added.ok()) {
+      std::fprintf(stderr, "error: %s\n",
+                   std::string(added.status().message()).c_str());
+      return 1;
+    }
   }
   const ringfuzz::Bytes& seed = parents.front();
   if (const uint32_t n = absl::GetFlag(FLAGS_calibrate); n > 0) {
