@@ -282,7 +282,15 @@ void rf_run_slot(uint slot, uint lane) {
                 : chained && opcode != RF_OP_TRIM && opcode != RF_OP_CMP
                     ? RF_OP_HAVOC
                     : opcode;
-      len = rf_mutate(kind, len, partner);
+      // A SPLICE mutant draws its own partner, any corpus input but the
+      // parent (libFuzzer's CrossOver draws one per mutation): the mutants
+      // of one slot cross the parent with many inputs, not one.
+      uint with = partner;
+      if (kind == RF_OP_SPLICE && rf_pc.corpus_count > 1u) {
+        with = rf_below(rf_pc.corpus_count - 1u);
+        with += with >= parent ? 1u : 0u;
+      }
+      len = rf_mutate(kind, len, with);
       chain_len = len;
       mutations = ((chained ? mutations : RF_MUT_SEQ_EMPTY) << RF_MUT_BITS) |
                   rf_last_mutator;

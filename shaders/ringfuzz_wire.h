@@ -114,13 +114,16 @@
 
 // ringfuzz's meaning of the slot args. arg0/arg1 are the ticketed-window
 // fields of the wire protocol; the GPU writes only
-// RF_ARG_EXECS..RF_ARG_FAULT_AUX.
+// RF_ARG_EXECS..RF_ARG_FAULT_AUX. RF_ARG_PARTNER is the splice partner
+// only while the corpus holds fewer than two inputs (otherwise each SPLICE
+// mutant draws its own, see corpus_count below); a CMPLOG slot's first
+// compare-log entry.
 #define RF_ARG_TICKET 0u       // parent batch this slot belongs to
 #define RF_ARG_CLASS 1u        // RF_CLASS_*
 #define RF_ARG_PARENT 2u       // corpus index of the parent input
 #define RF_ARG_COUNT 3u        // mutants requested (executions)
 #define RF_ARG_SEED 4u         // per-slot RNG seed
-#define RF_ARG_PARTNER 5u      // corpus index of the splice partner
+#define RF_ARG_PARTNER 5u      // splice partner; CMPLOG: first log entry
 #define RF_ARG_STACK 6u        // max stacked mutations per mutant (>= 1)
 #define RF_ARG_EXECS 7u        // GPU: executions actually run
 #define RF_ARG_FINDS 8u        // GPU: find-queue entries pushed
@@ -295,12 +298,15 @@
 //                   mutant
 //   flags           RF_PUSH_*
 //   cmp_sites       instrumented comparisons of the target
+//   corpus_count    corpus inputs (corpus-buffer entries 0 .. corpus_count-1);
+//                   each SPLICE mutant draws its partner among them
 // clang-format off
 #define RF_PUSH_FIELDS(F)                                                   \
   F(seed) F(slot_count) F(find_capacity) F(dict_count) F(step_budget)       \
-  F(exec_steps) F(max_len) F(mutation_bound) F(flags) F(cmp_sites)
+  F(exec_steps) F(max_len) F(mutation_bound) F(flags) F(cmp_sites)        \
+  F(corpus_count)
 // clang-format on
-#define RF_PUSH_WORDS 10u
+#define RF_PUSH_WORDS 11u
 
 // Inputs of up to RF_REGISTER_WORDS words live in registers in the
 // megakernel, and only those the flat mutation engine handles. A plain

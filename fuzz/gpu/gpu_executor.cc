@@ -833,6 +833,7 @@ MegakernelPush GpuExecutor::MakePush(uint32_t slot_count, uint32_t seed) const {
   // The compare table is indexed by the precise build's sites (the
   // signature build may have no compare hooks).
   push.cmp_sites = precise_->kernel.module.compare_sites;
+  push.corpus_count = static_cast<uint32_t>(inputs_.size());
   return push;
 }
 

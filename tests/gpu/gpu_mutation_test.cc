@@ -301,6 +301,43 @@ TEST_P(GpuMutationTest, SpliceTakesOneRunOfThePartner) {
   EXPECT_NE(run.find("PQRSTU"), std::string::npos) << data;
 }
 
+// Each SPLICE mutant draws its own partner among the corpus inputs other
+// than the parent, whatever partner the work item names: the mutants of
+// one slot hold runs of many partners, each mutant of exactly one.
+TEST_P(GpuMutationTest, SpliceMutantsDrawTheirOwnPartners) {
+  auto executor = Make("every_mutant.fz", 64, /*keep_going=*/true);
+  ASSERT_NE(executor, nullptr);
+  ASSERT_TRUE(executor->AddInput(Bytes(16, 'A')).ok());
+  constexpr int kPartners = 8;
+  for (int p = 0; p < kPartners; ++p) {
+    ASSERT_TRUE(
+        executor->AddInput(Bytes(16, static_cast<uint8_t>('b' + p))).ok());
+  }
+  std::vector<Find> finds;
+  RunUntilBug(*executor, Work(RF_OP_SPLICE, /*stack=*/1, 512, /*partner=*/1), 1,
+              &finds);
+  std::set<uint8_t> letters;
+  size_t mutants = 0;
+  for (const Find& f : finds) {
+    if (f.kind != Find::Kind::kCrash) continue;
+    ASSERT_EQ(f.mutations, Ids{RF_MUT_SPLICE});
+    std::set<uint8_t> own(f.data.begin(), f.data.end());
+    own.erase('A');
+    const std::string data(f.data.begin(), f.data.end());
+    // Never the parent itself (a splice always takes >= 1 partner byte),
+    // and one partner per mutant.
+    ASSERT_EQ(own.size(), 1u) << data;
+    letters.insert(*own.begin());
+    ++mutants;
+  }
+  ASSERT_GE(mutants, 32u);
+  // The work names partner 1 ('b') only; with one partner per slot every
+  // mutant would hold 'b'.
+  EXPECT_GE(letters.size(), 6u) << mutants << " mutants";
+  EXPECT_EQ(executor->validation_messages(), 0u)
+      << executor->last_validation_message();
+}
+
 // TRIM mutants only ever remove bytes: every one is a shorter subsequence
 // of the parent (the target faults on anything else).
 TEST_P(GpuMutationTest, TrimOnlyRemovesBytes) {
