@@ -75,12 +75,10 @@ void rf_cmp_hook() {
 #endif
 #ifndef RF_COVERAGE_SIGNATURE
   if (rf_cmp_log != RF_NO_LOG) {
-    if (rf_cmp_logged < RF_CMPLOG_RECORDS) {
-      uint at = rf_cmp_log + 1u + rf_cmp_logged * RF_CMPLOG_RECORD_WORDS;
-      rf_cmplog[at] = rf_cmp_site;
-      rf_cmplog[at + 1u] = rf_cmp_a;
-      rf_cmplog[at + 2u] = rf_cmp_b;
-    }
+    uint at = rf_cmp_log + 1u + RF_CMPLOG_SLOT(rf_cmp_logged) * RF_CMPLOG_RECORD_WORDS;
+    rf_cmplog[at] = rf_cmp_site;
+    rf_cmplog[at + 1u] = rf_cmp_a;
+    rf_cmplog[at + 2u] = rf_cmp_b;
     rf_cmp_logged += 1u;
   }
   // Three plain stores: the check word lets the host drop an entry that

@@ -262,11 +262,21 @@
 #define RF_DICT_ENTRY_WORDS 17u
 
 // Compare-log buffer (RF_OP_CMPLOG): entry k at k * RF_CMPLOG_ENTRY_WORDS.
-// Word 0 = the comparisons the execution made (records past
-// RF_CMPLOG_RECORDS were not stored), then one record per comparison in
-// execution order: the compare site (the instrumentation's comparison
+// Word 0 = the comparisons the execution made, then RF_CMPLOG_RECORDS
+// records of 3 words: the compare site (the instrumentation's comparison
 // index), operand a, operand b. A switch records (selector, nearest case).
+// Comparison n (from 0) is stored in record RF_CMPLOG_SLOT(n): the first
+// RF_CMPLOG_HEAD in order, the later ones in a ring of the rest, so that a
+// run that makes more than RF_CMPLOG_RECORDS keeps its first and its last
+// comparisons (a parser's checks often come after long loops over the
+// input).
 #define RF_CMPLOG_RECORDS 128u
+#define RF_CMPLOG_HEAD 64u  // RF_CMPLOG_RECORDS - RF_CMPLOG_HEAD: a power of 2
+#define RF_CMPLOG_SLOT(n)                         \
+  ((n) < RF_CMPLOG_RECORDS                        \
+       ? (n)                                      \
+       : RF_CMPLOG_HEAD + (((n)-RF_CMPLOG_HEAD) & \
+                           (RF_CMPLOG_RECORDS - RF_CMPLOG_HEAD - 1u)))
 #define RF_CMPLOG_RECORD_WORDS 3u
 #define RF_CMPLOG_ENTRY_WORDS (1u + RF_CMPLOG_RECORDS * RF_CMPLOG_RECORD_WORDS)
 

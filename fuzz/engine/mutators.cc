@@ -23,6 +23,7 @@ constexpr std::array<MutatorInfo, RF_MUT_NAMED> kMutators = {{
     {RF_MUT_DICT, "dict", "AddFromManualDict"},
     {RF_MUT_CMP, "cmp", "CMP"},
     {RF_MUT_LENGTH, "length", "LengthToState"},
+    {RF_MUT_TEXT, "text", "ChangeASCIIInteger"},
 }};
 
 // The table covers every id, in id order, with a name for each.

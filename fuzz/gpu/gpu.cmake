@@ -2,6 +2,7 @@
 add_library(ringfuzz_gpu STATIC
   ${CMAKE_CURRENT_LIST_DIR}/clock_warmer.cc
   ${CMAKE_CURRENT_LIST_DIR}/colorization.cc
+  ${CMAKE_CURRENT_LIST_DIR}/compare_log.cc
   ${CMAKE_CURRENT_LIST_DIR}/gpu_build_notice.cc
   ${CMAKE_CURRENT_LIST_DIR}/gpu_cfg.cc
   ${CMAKE_CURRENT_LIST_DIR}/gpu_instrument.cc
@@ -14,6 +15,7 @@ add_library(ringfuzz_gpu STATIC
   ${CMAKE_CURRENT_LIST_DIR}/input_to_state.cc
   ${CMAKE_CURRENT_LIST_DIR}/lavapipe_env.cc
   ${CMAKE_CURRENT_LIST_DIR}/length_to_state.cc
+  ${CMAKE_CURRENT_LIST_DIR}/text_to_state.cc
   ${CMAKE_CURRENT_LIST_DIR}/parallel_for.cc
   ${CMAKE_CURRENT_LIST_DIR}/ring_slots.cc
   ${CMAKE_CURRENT_LIST_DIR}/target_diagnostics.cc

@@ -11,12 +11,14 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "fuzz/engine/mutators.h"
+#include "fuzz/gpu/compare_log.h"
 #include "fuzz/gpu/compare_table.h"
 #include "fuzz/gpu/find_decode.h"
 #include "fuzz/gpu/gpu_build_notice.h"
 #include "fuzz/gpu/lavapipe_env.h"
 #include "fuzz/gpu/parallel_for.h"
 #include "fuzz/gpu/ring_slots.h"
+#include "fuzz/gpu/text_to_state.h"
 #include "shaders/ringfuzz_mutators.h"
 #include "shaders/ringfuzz_wire.h"
 
@@ -46,6 +48,9 @@ uint32_t WordsFor(size_t bytes) {
 // Length-to-state trials per corpus input: enough for o - 1, o, o + 1 of
 // two length comparisons.
 constexpr size_t kMaxLengthsPerInput = 6;
+// Text-to-state trials per corpus input: y, y - 1, y + 1 of a few compared
+// numbers that the input spells in decimal.
+constexpr size_t kMaxTextTrialsPerInput = 12;
 
 // How often a dispatch's wait looks at the stop check.
 constexpr absl::Duration kStopPoll = absl::Milliseconds(20);
@@ -1217,19 +1222,16 @@ void GpuExecutor::DeriveFromLogs(uint32_t first, uint32_t n,
   struct Derived {
     std::vector<InputPatch> patches;
     std::vector<size_t> lengths;
+    std::vector<Bytes> texts;
   };
   std::vector<Derived> derived(n);
   const uint32_t* log = cmplog_.words();
   // Compare-log entry `e`: the comparisons made, and those stored.
   auto read_entry = [&](uint32_t e, std::vector<CompareRecord>& records) {
-    const uint32_t* entry = log + uint64_t{e} * RF_CMPLOG_ENTRY_WORDS;
-    const uint32_t stored = std::min(entry[0], RF_CMPLOG_RECORDS);
-    records.resize(stored);
-    for (uint32_t r = 0; r < stored; ++r) {
-      const uint32_t* w = entry + 1 + r * RF_CMPLOG_RECORD_WORDS;
-      records[r] = {w[0], w[1], w[2]};
-    }
-    return entry[0];
+    return ReadCompareLog(
+        absl::MakeConstSpan(log + uint64_t{e} * RF_CMPLOG_ENTRY_WORDS,
+                            RF_CMPLOG_ENTRY_WORDS),
+        records);
   };
   // Input k's copies are copies [copy_start[k], copy_start[k + 1]): they
   // are made in input order.
@@ -1263,6 +1265,8 @@ void GpuExecutor::DeriveFromLogs(uint32_t first, uint32_t n,
                                   color.has_value() ? &*color : nullptr);
     derived[k].lengths = DeriveLengthsToTry(input.size(), records_of_input,
                                             len_limit_, kMaxLengthsPerInput);
+    derived[k].texts = DeriveTextToState(input, records_of_input, len_limit_,
+                                         kMaxTextTrialsPerInput);
   });
   for (uint32_t k = 0; k < n; ++k) {
     const Bytes& input = inputs_[first + k];
@@ -1272,6 +1276,14 @@ void GpuExecutor::DeriveFromLogs(uint32_t first, uint32_t n,
       trial.parent = first + k;
       trial.opcode = RF_OP_CMP;
       trial.mutations = {RF_MUT_LENGTH};
+      trials.push_back(std::move(trial));
+    }
+    for (Bytes& text : derived[k].texts) {
+      Find trial;
+      trial.data = std::move(text);
+      trial.parent = first + k;
+      trial.opcode = RF_OP_CMP;
+      trial.mutations = {RF_MUT_TEXT};
       trials.push_back(std::move(trial));
     }
     if (patches_capped_) derived[k].patches.clear();

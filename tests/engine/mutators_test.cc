@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "fuzz/engine/work_kind.h"
 #include "gtest/gtest.h"
 #include "shaders/ringfuzz_mutators.h"
@@ -27,7 +28,8 @@ TEST(MutatorsTest, TableNamesEveryIdOnce) {
     EXPECT_EQ(LibFuzzerMutatorName(id), table[id].libfuzzer_name);
   }
   EXPECT_EQ(MutatorName(RF_MUT_NONE), "mutator15");
-  EXPECT_EQ(LibFuzzerMutatorName(13), "Mutator13");
+  EXPECT_EQ(LibFuzzerMutatorName(RF_MUT_NAMED),
+            absl::StrCat("Mutator", RF_MUT_NAMED));
 }
 
 TEST(MutatorsTest, LibFuzzerNames) {
@@ -43,6 +45,7 @@ TEST(MutatorsTest, LibFuzzerNames) {
   EXPECT_EQ(LibFuzzerMutatorName(RF_MUT_COPY), "CopyPart");
   EXPECT_EQ(LibFuzzerMutatorName(RF_MUT_SPLICE), "CrossOver");
   EXPECT_EQ(LibFuzzerMutatorName(RF_MUT_DICT), "AddFromManualDict");
+  EXPECT_EQ(LibFuzzerMutatorName(RF_MUT_TEXT), "ChangeASCIIInteger");
   EXPECT_EQ(LibFuzzerMutatorName(RF_MUT_CMP), "CMP");
 }
 

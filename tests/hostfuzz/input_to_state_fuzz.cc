@@ -4,12 +4,17 @@
 // and changes it, no two are equal, and there are at most max_patches;
 // the same with a colorization (fuzz/gpu/colorization.h) from copies of the
 // input whose logs are the log with some operands changed by the copy's
-// bytes, and its confirmed patches write inside the input.
+// bytes, and its confirmed patches write inside the input. Text-to-state
+// (fuzz/gpu/text_to_state.h) on the same log: at most max_inputs trials,
+// distinct, none the input, none longer than max_len, each the input with
+// one run of digits (and '-') replaced by another. The log read back from a
+// compare-log entry (fuzz/gpu/compare_log.h) written as the megakernel
+// writes it is the log's first and last records, in order.
 //
 // Input (tests/hostfuzz/fuzz_input.h): Byte() max_patches, Part() the
 // input, Rest() the log (12 bytes a record; a trailing partial record is
-// dropped; at most RF_CMPLOG_RECORDS records, what the GPU's log entry
-// holds and the executor reads).
+// dropped; the patches and trials see at most RF_CMPLOG_RECORDS records,
+// what the GPU's log entry holds and the executor reads).
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -18,7 +23,9 @@
 #include <vector>
 
 #include "fuzz/gpu/colorization.h"
+#include "fuzz/gpu/compare_log.h"
 #include "fuzz/gpu/input_to_state.h"
+#include "fuzz/gpu/text_to_state.h"
 #include "shaders/ringfuzz_wire.h"
 #include "tests/hostfuzz/fuzz_input.h"
 
@@ -36,6 +43,66 @@ HOSTFUZZ_NO_COVERAGE bool AllDistinct(std::vector<InputPatch> patches) {
               return key(x) < key(y);
             });
   return std::adjacent_find(patches.begin(), patches.end()) == patches.end();
+}
+
+// The invariants of the text-to-state trials of `bytes`.
+HOSTFUZZ_NO_COVERAGE void CheckTextTrials(
+    const std::vector<uint8_t>& bytes,
+    const std::vector<std::vector<uint8_t>>& trials, size_t max_len,
+    size_t max_inputs) {
+  HOSTFUZZ_CHECK(trials.size() <= max_inputs);
+  auto numeric = [](uint8_t c) { return (c >= '0' && c <= '9') || c == '-'; };
+  for (const std::vector<uint8_t>& t : trials) {
+    HOSTFUZZ_CHECK(t.size() <= max_len && t != bytes);
+    // The longest common prefix and suffix leave only digits in between.
+    size_t prefix = 0;
+    while (prefix < t.size() && prefix < bytes.size() &&
+           t[prefix] == bytes[prefix]) {
+      ++prefix;
+    }
+    size_t suffix = 0;
+    while (suffix < t.size() - prefix && suffix < bytes.size() - prefix &&
+           t[t.size() - 1 - suffix] == bytes[bytes.size() - 1 - suffix]) {
+      ++suffix;
+    }
+    for (size_t k = prefix; k < t.size() - suffix; ++k) {
+      HOSTFUZZ_CHECK(numeric(t[k]));
+    }
+    for (size_t k = prefix; k < bytes.size() - suffix; ++k) {
+      HOSTFUZZ_CHECK(numeric(bytes[k]));
+    }
+  }
+  std::vector<std::vector<uint8_t>> sorted = trials;
+  std::sort(sorted.begin(), sorted.end());
+  HOSTFUZZ_CHECK(std::adjacent_find(sorted.begin(), sorted.end()) ==
+                 sorted.end());
+}
+
+// A compare-log entry written as the megakernel writes `log` (record n at
+// RF_CMPLOG_SLOT(n)) reads back as its first RF_CMPLOG_HEAD records and
+// its last ones, in order.
+HOSTFUZZ_NO_COVERAGE void CheckCompareLog(
+    const std::vector<CompareRecord>& log) {
+  std::vector<uint32_t> entry(RF_CMPLOG_ENTRY_WORDS, 0);
+  entry[0] = static_cast<uint32_t>(log.size());
+  for (uint32_t n = 0; n < log.size(); ++n) {
+    uint32_t* w = entry.data() + 1 + RF_CMPLOG_SLOT(n) * RF_CMPLOG_RECORD_WORDS;
+    w[0] = log[n].site;
+    w[1] = log[n].a;
+    w[2] = log[n].b;
+  }
+  std::vector<CompareRecord> read;
+  HOSTFUZZ_CHECK(ReadCompareLog(entry, read) == log.size());
+  const size_t tail = RF_CMPLOG_RECORDS - RF_CMPLOG_HEAD;
+  HOSTFUZZ_CHECK(read.size() ==
+                 std::min<size_t>(log.size(), RF_CMPLOG_RECORDS));
+  for (size_t i = 0; i < read.size(); ++i) {
+    const size_t n = log.size() <= RF_CMPLOG_RECORDS || i < RF_CMPLOG_HEAD
+                         ? i
+                         : log.size() - tail + (i - RF_CMPLOG_HEAD);
+    HOSTFUZZ_CHECK(read[i].site == log[n].site && read[i].a == log[n].a &&
+                   read[i].b == log[n].b);
+  }
 }
 
 // The invariants of any patch list derived from `bytes`.
@@ -90,15 +157,22 @@ void RunOne(const uint8_t* data, size_t size) {
   const size_t max_patches = input.Byte();
   const std::vector<uint8_t> bytes = input.Part();
   const std::vector<uint8_t> log_bytes = input.Rest();
-  std::vector<CompareRecord> log(
-      std::min<size_t>(log_bytes.size() / 12, RF_CMPLOG_RECORDS));
-  for (size_t i = 0; i < log.size(); ++i) {
-    std::memcpy(&log[i].site, &log_bytes[12 * i], 4);
-    std::memcpy(&log[i].a, &log_bytes[12 * i + 4], 4);
-    std::memcpy(&log[i].b, &log_bytes[12 * i + 8], 4);
+  std::vector<CompareRecord> made(log_bytes.size() / 12);
+  for (size_t i = 0; i < made.size(); ++i) {
+    std::memcpy(&made[i].site, &log_bytes[12 * i], 4);
+    std::memcpy(&made[i].a, &log_bytes[12 * i + 4], 4);
+    std::memcpy(&made[i].b, &log_bytes[12 * i + 8], 4);
   }
+  CheckCompareLog(made);
+  const std::vector<CompareRecord> log(
+      made.begin(),
+      made.begin() + std::min<size_t>(made.size(), RF_CMPLOG_RECORDS));
   CheckPatches(bytes, DeriveInputToStatePatches(bytes, log, max_patches),
                max_patches);
+  const size_t max_inputs = max_patches % 16;
+  const size_t max_len = bytes.size() + max_patches / 16;
+  CheckTextTrials(bytes, DeriveTextToState(bytes, log, max_len, max_inputs),
+                  max_len, max_inputs);
   if (!bytes.empty()) RunColorized(bytes, log, max_patches);
 }
 

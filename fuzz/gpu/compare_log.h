@@ -1,0 +1,25 @@
+// Reading one compare-log entry (RF_OP_CMPLOG, shaders/ringfuzz_wire.h): the
+// comparisons an input's run made, as the host's derivations want them, in
+// execution order.
+#ifndef RINGFUZZ_FUZZ_GPU_COMPARE_LOG_H_
+#define RINGFUZZ_FUZZ_GPU_COMPARE_LOG_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/types/span.h"
+#include "fuzz/gpu/input_to_state.h"
+
+namespace ringfuzz {
+
+// `entry` holds RF_CMPLOG_ENTRY_WORDS words. Fills `records` with the
+// stored comparisons in execution order: all of them when the run made at
+// most RF_CMPLOG_RECORDS, else its first RF_CMPLOG_HEAD and its last
+// RF_CMPLOG_RECORDS - RF_CMPLOG_HEAD (the ones between were not stored).
+// Returns the number of comparisons the run made.
+uint32_t ReadCompareLog(absl::Span<const uint32_t> entry,
+                        std::vector<CompareRecord>& records);
+
+}  // namespace ringfuzz
+
+#endif  // RINGFUZZ_FUZZ_GPU_COMPARE_LOG_H_

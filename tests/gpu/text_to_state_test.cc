@@ -1,0 +1,132 @@
+// Text-to-state (fuzz/gpu/text_to_state.h): the inputs that spell a
+// compared number in decimal, and the executor trying them.
+#include "fuzz/gpu/text_to_state.h"
+
+#include <string>
+#include <vector>
+
+#include "fuzz/gpu/gpu_executor.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "shaders/ringfuzz_mutators.h"
+#include "shaders/ringfuzz_wire.h"
+#include "tests/gpu/gpu_test_util.h"
+
+namespace ringfuzz {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::IsEmpty;
+
+std::vector<uint8_t> Text(const std::string& s) {
+  return std::vector<uint8_t>(s.begin(), s.end());
+}
+
+std::vector<std::string> Derive(const std::string& input,
+                                const std::vector<CompareRecord>& log,
+                                size_t max_len = 4096, size_t max_inputs = 16) {
+  std::vector<std::string> out;
+  for (const std::vector<uint8_t>& trial :
+       DeriveTextToState(Text(input), log, max_len, max_inputs)) {
+    out.emplace_back(trial.begin(), trial.end());
+  }
+  return out;
+}
+
+TEST(TextToStateTest, ANumberComparedWithAnotherIsRewrittenInPlace) {
+  // `length == 219359` after parsing "Length: 12;".
+  EXPECT_THAT(
+      Derive("Length: 12;", {{0, 12, 219359}}),
+      ElementsAre("Length: 219359;", "Length: 219358;", "Length: 219360;"));
+  // Either operand may be the parsed one; a shorter number shortens the
+  // input.
+  EXPECT_THAT(Derive("w=4096,h=2", {{3, 7, 4096}}),
+              ElementsAre("w=7,h=2", "w=6,h=2", "w=8,h=2"));
+}
+
+TEST(TextToStateTest, SignsFollowTheRunAndSmallNegatives) {
+  // "-5" spells 0xFFFFFFFB; compared with 100 it becomes "100", "99", "101"
+  // and the '-' goes with the run.
+  EXPECT_THAT(Derive("x-5y", {{0, 0xFFFFFFFBu, 100}}),
+              ElementsAre("x100y", "x99y", "x101y"));
+  // A small negative value is written with a '-' (-1 and its neighbours);
+  // a large 32-bit value unsigned.
+  EXPECT_THAT(Derive("7", {{0, 7, 0xFFFFFFFFu}}), ElementsAre("-1", "-2", "0"));
+  EXPECT_THAT(Derive("7", {{0, 7, 0xDEADBEEFu}}),
+              ElementsAre("3735928559", "3735928558", "3735928560"));
+  // Within a negative run, a negative value keeps its '-'.
+  EXPECT_THAT(Derive("-5", {{0, 0xFFFFFFFBu, 0x80000000u}}),
+              ElementsAre("-2147483648", "2147483647", "-2147483647"));
+}
+
+TEST(TextToStateTest, OnlyRunsThatSpellAnOperandAreRewritten) {
+  // Neither 12 nor 34 is compared; equal operands decide nothing; a run of
+  // 11 digits and one past 2^32 - 1 spell no value.
+  EXPECT_THAT(Derive("12 34", {{0, 5, 9}, {1, 12, 12}}), IsEmpty());
+  EXPECT_THAT(Derive("12345678901", {{0, 12345678901ull & 0xFFFFFFFFu, 1}}),
+              IsEmpty());
+  EXPECT_THAT(Derive("4294967296", {{0, 0, 1}}), IsEmpty());
+  // The run is maximal: "123" spells 123 only, not 12 or 23.
+  EXPECT_THAT(Derive("123", {{0, 12, 5}, {1, 23, 5}}), IsEmpty());
+  // Both runs that spell the operand are rewritten, one at a time.
+  EXPECT_THAT(Derive("3,3", {{0, 3, 40}}),
+              ElementsAre("40,3", "39,3", "41,3", "3,40", "3,39", "3,41"));
+}
+
+// A run of several digits comes before a one-digit run that a comparison
+// happens to equal (the '5' of a "P5" magic and a loop's `i < len`).
+TEST(TextToStateTest, LongerRunsComeFirst) {
+  EXPECT_THAT(Derive("P5 12", {{0, 5, 33}, {1, 12, 1920}}, 4096, 4),
+              ElementsAre("P5 1920", "P5 1919", "P5 1921", "P33 12"));
+}
+
+TEST(TextToStateTest, TrialsAreCappedDistinctAndWithinMaxLen) {
+  // y + 1 equals the input: left out; a repeated record adds nothing.
+  EXPECT_THAT(Derive("9", {{0, 9, 8}, {1, 9, 8}}), ElementsAre("8", "7"));
+  EXPECT_THAT(Derive("1;", {{0, 1, 100000}}, /*max_len=*/6),
+              ElementsAre("99999;"));
+  EXPECT_THAT(Derive("1", {{0, 1, 50}, {1, 1, 60}}, 4096, /*max_inputs=*/4),
+              ElementsAre("50", "49", "51", "60"));
+}
+
+// One batch of 16 havoc mutants of "12;" on `target`, which crashes with
+// `code` on inputs that start with 219359: havoc changes one digit at a
+// time, the input's own comparison of its number names it. Returns the
+// crashing inputs, each checked to be a text trial of input 0.
+std::vector<std::string> CrashesFromTwelve(const std::string& target,
+                                           uint32_t code) {
+  auto executor = gpu_test::MakeExecutor(gpu_test::CpuOptions(target, 64));
+  if (executor == nullptr) return {"no executor"};
+  EXPECT_TRUE(executor->AddInput(gpu_test::Str("12;")).ok());
+  WorkItem item;
+  item.opcode = RF_OP_HAVOC;
+  item.count = 16;
+  absl::StatusOr<BatchResult> r = executor->RunBatch({item}, 1);
+  EXPECT_TRUE(r.ok()) << r.status();
+  if (!r.ok()) return {};
+  std::vector<std::string> crashes;
+  for (const Find& f : r->finds) {
+    if (f.kind != Find::Kind::kCrash) continue;
+    EXPECT_EQ(f.code, code);
+    EXPECT_EQ(f.parent, 0u);
+    EXPECT_EQ(f.mutations, std::vector<uint32_t>{RF_MUT_TEXT});
+    crashes.emplace_back(f.data.begin(), f.data.end());
+  }
+  EXPECT_EQ(executor->validation_messages(), 0u)
+      << executor->last_validation_message();
+  return crashes;
+}
+
+TEST(TextToStateTest, TheExecutorTriesTheNumbersTheLogNames) {
+  EXPECT_THAT(CrashesFromTwelve("decimal.fz", 5), ElementsAre("219359;"));
+}
+
+// late_decimal.fz compares its number after more comparisons than a log
+// entry holds: the entry keeps a run's last comparisons, so the number is
+// still named.
+TEST(TextToStateTest, ANumberComparedAfterALongLoopIsStillNamed) {
+  EXPECT_THAT(CrashesFromTwelve("late_decimal.fz", 6), ElementsAre("219359;"));
+}
+
+}  // namespace
+}  // namespace ringfuzz
