@@ -1270,21 +1270,20 @@ void GpuExecutor::DeriveFromLogs(uint32_t first, uint32_t n,
   });
   for (uint32_t k = 0; k < n; ++k) {
     const Bytes& input = inputs_[first + k];
-    for (size_t length : derived[k].lengths) {
+    // A trial of input first + k, made on the host by `mutator`.
+    auto add_trial = [&](Bytes data, uint32_t mutator) {
       Find trial;
-      trial.data = ResizeInput(input, length);
+      trial.data = std::move(data);
       trial.parent = first + k;
       trial.opcode = RF_OP_CMP;
-      trial.mutations = {RF_MUT_LENGTH};
+      trial.mutations = {mutator};
       trials.push_back(std::move(trial));
+    };
+    for (size_t length : derived[k].lengths) {
+      add_trial(ResizeInput(input, length), RF_MUT_LENGTH);
     }
     for (Bytes& text : derived[k].texts) {
-      Find trial;
-      trial.data = std::move(text);
-      trial.parent = first + k;
-      trial.opcode = RF_OP_CMP;
-      trial.mutations = {RF_MUT_TEXT};
-      trials.push_back(std::move(trial));
+      add_trial(std::move(text), RF_MUT_TEXT);
     }
     if (patches_capped_) derived[k].patches.clear();
     patch_index_.push_back(static_cast<uint32_t>(patch_data_.size()));

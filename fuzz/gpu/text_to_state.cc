@@ -42,7 +42,7 @@ std::vector<DigitRun> FindRuns(absl::Span<const uint8_t> input) {
     run.end = end;
     run.digits = end - i;
     const uint64_t limit = run.negative ? uint64_t{1} << 31 : UINT32_MAX;
-    if (end - i <= kMaxDigits && magnitude <= limit) {
+    if (run.digits <= kMaxDigits && magnitude <= limit) {
       run.value = run.negative ? static_cast<uint32_t>(0 - magnitude)
                                : static_cast<uint32_t>(magnitude);
       runs.push_back(run);
