@@ -8,6 +8,7 @@
 #include "fuzz/engine/engine.h"
 #include "fuzz/engine/info_lines.h"
 #include "fuzz/gpu/gpu_executor.h"
+#include "fuzz/gpu/spirv_cache.h"
 
 namespace ringfuzz {
 namespace {
@@ -30,6 +31,7 @@ absl::StatusOr<std::unique_ptr<Executor>> MakeGpuExecutor(Config& config,
   }
   GpuExecutorOptions options;
   options.target_path = config.target;
+  options.spirv_cache_dir = DefaultSpirvCacheDirectory();
   options.device = config.device;
   options.validation = config.validation;
   options.compile_timeout = absl::Seconds(config.compile_timeout);

@@ -1,5 +1,6 @@
 # GPU executor: megakernel assembly, SPIR-V instrumentation, Vulkan executor.
 add_library(ringfuzz_gpu STATIC
+  ${CMAKE_CURRENT_LIST_DIR}/cache_home.cc
   ${CMAKE_CURRENT_LIST_DIR}/clock_warmer.cc
   ${CMAKE_CURRENT_LIST_DIR}/colorization.cc
   ${CMAKE_CURRENT_LIST_DIR}/compare_log.cc
@@ -18,12 +19,13 @@ add_library(ringfuzz_gpu STATIC
   ${CMAKE_CURRENT_LIST_DIR}/text_to_state.cc
   ${CMAKE_CURRENT_LIST_DIR}/parallel_for.cc
   ${CMAKE_CURRENT_LIST_DIR}/ring_slots.cc
+  ${CMAKE_CURRENT_LIST_DIR}/spirv_cache.cc
   ${CMAKE_CURRENT_LIST_DIR}/target_diagnostics.cc
   ${CMAKE_CURRENT_LIST_DIR}/target_limits.cc
   ${CMAKE_CURRENT_LIST_DIR}/trial_queue.cc)
 target_include_directories(ringfuzz_gpu PUBLIC ${CMAKE_SOURCE_DIR})
 target_link_libraries(ringfuzz_gpu PUBLIC ringfuzz_runtime ringfuzz_shaders
-  ringfuzz_file_read ringfuzz_find_decode ringfuzz_device_clock_fit
+  ringfuzz_file_read ringfuzz_corpus ringfuzz_find_decode ringfuzz_device_clock_fit
   SPIRV-Headers::SPIRV-Headers absl::status absl::statusor absl::strings
   absl::flat_hash_map absl::flat_hash_set
   absl::str_format absl::span absl::synchronization absl::time Threads::Threads)

@@ -99,6 +99,7 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
   build.flat_mutation =
       options.mutation_engine != GpuExecutorOptions::MutationEngine::kBranching;
   build.coherent_lanes = options.coherent_lanes;
+  build.spirv_cache_dir = options.spirv_cache_dir;
   ConfigureLavapipeEnvironment(options.lavapipe_simd_bits);
   vk::InstanceOptions instance_options;
   instance_options.validation = options.validation;

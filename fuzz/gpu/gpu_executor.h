@@ -41,6 +41,10 @@ namespace ringfuzz {
 
 struct GpuExecutorOptions {
   std::string target_path;  // the target file (dialect source)
+  // Where the megakernel builds' SPIR-V is cached between runs
+  // (fuzz/gpu/spirv_cache.h; the ringfuzz command passes
+  // DefaultSpirvCacheDirectory()); "" compiles every time.
+  std::string spirv_cache_dir;
   std::string device;       // "", "cpu", "gpu", index or name substring
   bool validation = false;  // Vulkan validation layer
   uint32_t max_len = 64;    // bytes

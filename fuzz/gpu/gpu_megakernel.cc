@@ -8,6 +8,7 @@
 #include "absl/strings/str_join.h"
 #include "corpus/file_read.h"
 #include "fuzz/gpu/gpu_static_edges.h"
+#include "fuzz/gpu/spirv_cache.h"
 #include "fuzz/gpu/target_diagnostics.h"
 #include "fuzz/gpu/target_limits.h"
 #include "runtime/shader_compiler.h"
@@ -142,8 +143,8 @@ absl::StatusOr<Megakernel> BuildMegakernel(const std::string& target_name,
       -> absl::StatusOr<InstrumentedModule> {
     vk::CompileOptions with = compile;
     with.defines.insert(with.defines.end(), defines.begin(), defines.end());
-    absl::StatusOr<std::vector<uint32_t>> spirv =
-        vk::CompileComputeShader(main, includes, with);
+    absl::StatusOr<std::vector<uint32_t>> spirv = CompileComputeShaderCached(
+        options.spirv_cache_dir, main, includes, with);
     if (!spirv.ok()) {
       return TargetCompileError(target_name, spirv.status().message());
     }

@@ -64,6 +64,9 @@ struct MegakernelOptions {
   // What the device can build (fuzz/gpu/target_limits.h): a megakernel beyond
   // these is refused before the driver sees it.
   TargetLimits limits;
+  // Where glslang's output is cached between runs (fuzz/gpu/spirv_cache.h);
+  // "" compiles every time.
+  std::string spirv_cache_dir;
 };
 
 // Most register words deferred coverage keeps for sites, and for static

@@ -5,6 +5,7 @@
 #include <system_error>
 
 #include "absl/strings/str_cat.h"
+#include "fuzz/gpu/cache_home.h"
 
 namespace ringfuzz {
 
@@ -14,14 +15,8 @@ std::string ConfigureLavapipeEnvironment(uint32_t simd_bits) {
            /*overwrite=*/0);
   }
   if (const char* dir = std::getenv("MESA_SHADER_CACHE_DIR")) return dir;
-  std::string home;
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) {
-    home = xdg;
-  } else if (const char* user = std::getenv("HOME"); user && *user) {
-    home = absl::StrCat(user, "/.cache");
-  } else {
-    return "";
-  }
+  const std::string home = UserCacheHome();
+  if (home.empty()) return "";
   const char* width = std::getenv("LP_NATIVE_VECTOR_WIDTH");
   std::string dir =
       absl::StrCat(home, "/ringfuzz/lavapipe-simd-",
