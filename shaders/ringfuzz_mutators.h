@@ -33,11 +33,15 @@
 // RF_RES_MUTATOR_USES): the input padded to a length that its own
 // comparisons name (fuzz/gpu/length_to_state.h).
 #define RF_MUT_LENGTH 12u
-// Also made on the host: a run of decimal digits of the input replaced by a
-// number its own comparisons compared it with (fuzz/gpu/text_to_state.h).
+// Also made on the host: a run of decimal or hex digits of the input
+// replaced by a number its own comparisons compared it with
+// (fuzz/gpu/text_to_state.h).
 #define RF_MUT_TEXT 13u
+// Also made on the host: a LEB128 varint of the input replaced by a number
+// its own comparisons compared it with (fuzz/gpu/varint_to_state.h).
+#define RF_MUT_VARINT 14u
 #define RF_MUT_NAMED \
-  14u  // ids 0..RF_MUT_NAMED-1 have names (fuzz/engine/mutators.h)
+  15u  // ids 0..RF_MUT_NAMED-1 have names (fuzz/engine/mutators.h)
 // No mutation (replays, calibrations, compare logs); never a mutator id.
 // Ids are below 16, so the execution counters (RF_RES_MUTATOR_USES, 16
 // words) have one word per id; words RF_MUT_COUNT.. stay 0 (reserved).

@@ -24,6 +24,7 @@ constexpr std::array<MutatorInfo, RF_MUT_NAMED> kMutators = {{
     {RF_MUT_CMP, "cmp", "CMP"},
     {RF_MUT_LENGTH, "length", "LengthToState"},
     {RF_MUT_TEXT, "text", "ChangeASCIIInteger"},
+    {RF_MUT_VARINT, "varint", "ChangeVarint"},
 }};
 
 // The table covers every id, in id order, with a name for each.

@@ -19,10 +19,12 @@ add_library(ringfuzz_gpu STATIC
   ${CMAKE_CURRENT_LIST_DIR}/text_to_state.cc
   ${CMAKE_CURRENT_LIST_DIR}/parallel_for.cc
   ${CMAKE_CURRENT_LIST_DIR}/ring_slots.cc
+  ${CMAKE_CURRENT_LIST_DIR}/spelled_runs.cc
   ${CMAKE_CURRENT_LIST_DIR}/spirv_cache.cc
   ${CMAKE_CURRENT_LIST_DIR}/target_diagnostics.cc
   ${CMAKE_CURRENT_LIST_DIR}/target_limits.cc
-  ${CMAKE_CURRENT_LIST_DIR}/trial_queue.cc)
+  ${CMAKE_CURRENT_LIST_DIR}/trial_queue.cc
+  ${CMAKE_CURRENT_LIST_DIR}/varint_to_state.cc)
 target_include_directories(ringfuzz_gpu PUBLIC ${CMAKE_SOURCE_DIR})
 target_link_libraries(ringfuzz_gpu PUBLIC ringfuzz_runtime ringfuzz_shaders
   ringfuzz_file_read ringfuzz_corpus ringfuzz_find_decode ringfuzz_device_clock_fit

@@ -19,6 +19,7 @@
 #include "fuzz/gpu/parallel_for.h"
 #include "fuzz/gpu/ring_slots.h"
 #include "fuzz/gpu/text_to_state.h"
+#include "fuzz/gpu/varint_to_state.h"
 #include "shaders/ringfuzz_mutators.h"
 #include "shaders/ringfuzz_wire.h"
 
@@ -51,6 +52,7 @@ constexpr size_t kMaxLengthsPerInput = 6;
 // Text-to-state trials per corpus input: y, y - 1, y + 1 of a few compared
 // numbers that the input spells in decimal.
 constexpr size_t kMaxTextTrialsPerInput = 12;
+constexpr size_t kMaxVarintTrialsPerInput = 8;
 
 // How often a dispatch's wait looks at the stop check.
 constexpr absl::Duration kStopPoll = absl::Milliseconds(20);
@@ -1224,6 +1226,7 @@ void GpuExecutor::DeriveFromLogs(uint32_t first, uint32_t n,
     std::vector<InputPatch> patches;
     std::vector<size_t> lengths;
     std::vector<Bytes> texts;
+    std::vector<Bytes> varints;
   };
   std::vector<Derived> derived(n);
   const uint32_t* log = cmplog_.words();
@@ -1268,6 +1271,8 @@ void GpuExecutor::DeriveFromLogs(uint32_t first, uint32_t n,
                                             len_limit_, kMaxLengthsPerInput);
     derived[k].texts = DeriveTextToState(input, records_of_input, len_limit_,
                                          kMaxTextTrialsPerInput);
+    derived[k].varints = DeriveVarintToState(
+        input, records_of_input, len_limit_, kMaxVarintTrialsPerInput);
   });
   for (uint32_t k = 0; k < n; ++k) {
     const Bytes& input = inputs_[first + k];
@@ -1285,6 +1290,9 @@ void GpuExecutor::DeriveFromLogs(uint32_t first, uint32_t n,
     }
     for (Bytes& text : derived[k].texts) {
       add_trial(std::move(text), RF_MUT_TEXT);
+    }
+    for (Bytes& varint : derived[k].varints) {
+      add_trial(std::move(varint), RF_MUT_VARINT);
     }
     if (patches_capped_) derived[k].patches.clear();
     patch_index_.push_back(static_cast<uint32_t>(patch_data_.size()));

@@ -46,6 +46,7 @@ TEST(MutatorsTest, LibFuzzerNames) {
   EXPECT_EQ(LibFuzzerMutatorName(RF_MUT_SPLICE), "CrossOver");
   EXPECT_EQ(LibFuzzerMutatorName(RF_MUT_DICT), "AddFromManualDict");
   EXPECT_EQ(LibFuzzerMutatorName(RF_MUT_TEXT), "ChangeASCIIInteger");
+  EXPECT_EQ(LibFuzzerMutatorName(RF_MUT_VARINT), "ChangeVarint");
   EXPECT_EQ(LibFuzzerMutatorName(RF_MUT_CMP), "CMP");
 }
 
@@ -75,7 +76,9 @@ TEST(MutatorsTest, SequenceTextIsLibFuzzers) {
   EXPECT_EQ(MutatorSequence({RF_MUT_FLIP_BIT}), "MS: 1 ChangeBit-");
   EXPECT_EQ(MutatorSequence({RF_MUT_SPLICE, RF_MUT_ERASE, RF_MUT_DICT}),
             "MS: 3 CrossOver-EraseBytes-AddFromManualDict-");
-  EXPECT_EQ(MutatorSequence({RF_MUT_CMP, 14}), "MS: 2 CMP-Mutator14-");
+  // An id without a name (the first past the table) by its number.
+  EXPECT_EQ(MutatorSequence({RF_MUT_CMP, RF_MUT_NAMED}),
+            absl::StrCat("MS: 2 CMP-Mutator", RF_MUT_NAMED, "-"));
 }
 
 // Finds without mutator ids (seeds, executors that do not say) keep the

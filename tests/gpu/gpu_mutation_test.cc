@@ -157,11 +157,12 @@ bool CopiesABlock(const Bytes& parent, const Bytes& mutant, size_t most) {
   return false;
 }
 
-// Length-to-state and text-to-state trials of an input's own log
-// (fuzz/gpu/length_to_state.h, text_to_state.h) are made on the host, not
-// mutants of a slot's work.
+// Length-, text- and varint-to-state trials of an input's own log
+// (fuzz/gpu/length_to_state.h, text_to_state.h, varint_to_state.h) are
+// made on the host, not mutants of a slot's work.
 bool IsHostTrial(const Find& f) {
-  return f.mutations == Ids{RF_MUT_LENGTH} || f.mutations == Ids{RF_MUT_TEXT};
+  return f.mutations == Ids{RF_MUT_LENGTH} || f.mutations == Ids{RF_MUT_TEXT} ||
+         f.mutations == Ids{RF_MUT_VARINT};
 }
 
 std::string EngineName(const testing::TestParamInfo<Engine>& info) {

@@ -10,6 +10,7 @@
 
 #include "fuzz/gpu/gpu_executor.h"
 #include "gtest/gtest.h"
+#include "shaders/ringfuzz_wire.h"
 
 namespace ringfuzz::gpu_test {
 
@@ -52,6 +53,35 @@ inline std::vector<WorkItem> Work(uint32_t opcode, size_t items,
     item.count = count;
   }
   return work;
+}
+
+// One batch of 16 havoc mutants of `input` on `target` (a test data file),
+// which crashes with `code` where a trial made on the host by `mutator`
+// (RF_MUT_TEXT, RF_MUT_VARINT, ...) from the input's own compare log
+// should: returns the crashing inputs, each checked to be such a trial of
+// input 0 with that code.
+inline std::vector<std::string> HostTrialCrashes(const std::string& target,
+                                                 const std::string& input,
+                                                 uint32_t code,
+                                                 uint32_t mutator) {
+  auto executor = MakeExecutor(CpuOptions(target, 64));
+  if (executor == nullptr) return {"no executor"};
+  EXPECT_TRUE(executor->AddInput(Str(input)).ok());
+  absl::StatusOr<BatchResult> r =
+      executor->RunBatch(Work(RF_OP_HAVOC, 1, 16), 1);
+  EXPECT_TRUE(r.ok()) << r.status();
+  if (!r.ok()) return {};
+  std::vector<std::string> crashes;
+  for (const Find& f : r->finds) {
+    if (f.kind != Find::Kind::kCrash) continue;
+    EXPECT_EQ(f.code, code);
+    EXPECT_EQ(f.parent, 0u);
+    EXPECT_EQ(f.mutations, std::vector<uint32_t>{mutator});
+    crashes.emplace_back(f.data.begin(), f.data.end());
+  }
+  EXPECT_EQ(executor->validation_messages(), 0u)
+      << executor->last_validation_message();
+  return crashes;
 }
 
 }  // namespace ringfuzz::gpu_test

@@ -1,5 +1,5 @@
 // Text-to-state (fuzz/gpu/text_to_state.h): the inputs that spell a
-// compared number in decimal, and the executor trying them.
+// compared number in decimal or hex, and the executor trying them.
 #include "fuzz/gpu/text_to_state.h"
 
 #include <string>
@@ -89,32 +89,38 @@ TEST(TextToStateTest, TrialsAreCappedDistinctAndWithinMaxLen) {
               ElementsAre("50", "49", "51", "60"));
 }
 
-// One batch of 16 havoc mutants of "12;" on `target`, which crashes with
-// `code` on inputs that start with 219359: havoc changes one digit at a
-// time, the input's own comparison of its number names it. Returns the
-// crashing inputs, each checked to be a text trial of input 0.
+TEST(TextToStateTest, HexRunsAreRewrittenInHexInTheirCase) {
+  // An HTTP chunk size "1f4" (500) compared with 4096: lower case.
+  EXPECT_THAT(Derive("1f4\r\n", {{0, 0x1F4, 4096}}),
+              ElementsAre("1000\r\n", "fff\r\n", "1001\r\n"));
+  // Upper-case letters give upper-case digits; after "0x" a run of decimal
+  // digits is hex too (and also decimal, first).
+  EXPECT_THAT(Derive("#FF;", {{0, 0xFF, 0xABC}}),
+              ElementsAre("#ABC;", "#ABB;", "#ABD;"));
+  EXPECT_THAT(Derive("0x10", {{0, 16, 0x7FFFFFF0u}}),
+              ElementsAre("0x7ffffff0", "0x7fffffef", "0x7ffffff1"));
+  EXPECT_THAT(Derive("0x10", {{0, 10, 300}}),
+              ElementsAre("0x300", "0x299", "0x301"));
+  // A run that starts with 0 keeps its width.
+  EXPECT_THAT(Derive("%0a", {{0, 10, 0x41}}), ElementsAre("%41", "%40", "%42"));
+  EXPECT_THAT(Derive("00ff", {{0, 0xFF, 0x12}}),
+              ElementsAre("0012", "0011", "0013"));
+}
+
+TEST(TextToStateTest, DigitsWithoutLettersOrPrefixAreNotHex) {
+  // "10" is ten, not sixteen; "face" is hex (a word of hex letters), but
+  // nine digits are too many for 32 bits.
+  EXPECT_THAT(Derive("10", {{0, 16, 5}}), IsEmpty());
+  EXPECT_THAT(Derive("face", {{0, 0xFACE, 1}}), ElementsAre("1", "0", "2"));
+  EXPECT_THAT(Derive("fffffffff", {{0, 0xFFFFFFFFu, 1}}), IsEmpty());
+}
+
+// decimal.fz and late_decimal.fz crash on inputs that start with 219359;
+// havoc changes one digit of "12;" at a time, the input's own comparison
+// of its number names it.
 std::vector<std::string> CrashesFromTwelve(const std::string& target,
                                            uint32_t code) {
-  auto executor = gpu_test::MakeExecutor(gpu_test::CpuOptions(target, 64));
-  if (executor == nullptr) return {"no executor"};
-  EXPECT_TRUE(executor->AddInput(gpu_test::Str("12;")).ok());
-  WorkItem item;
-  item.opcode = RF_OP_HAVOC;
-  item.count = 16;
-  absl::StatusOr<BatchResult> r = executor->RunBatch({item}, 1);
-  EXPECT_TRUE(r.ok()) << r.status();
-  if (!r.ok()) return {};
-  std::vector<std::string> crashes;
-  for (const Find& f : r->finds) {
-    if (f.kind != Find::Kind::kCrash) continue;
-    EXPECT_EQ(f.code, code);
-    EXPECT_EQ(f.parent, 0u);
-    EXPECT_EQ(f.mutations, std::vector<uint32_t>{RF_MUT_TEXT});
-    crashes.emplace_back(f.data.begin(), f.data.end());
-  }
-  EXPECT_EQ(executor->validation_messages(), 0u)
-      << executor->last_validation_message();
-  return crashes;
+  return gpu_test::HostTrialCrashes(target, "12;", code, RF_MUT_TEXT);
 }
 
 TEST(TextToStateTest, TheExecutorTriesTheNumbersTheLogNames) {

@@ -7,9 +7,10 @@
 // bytes, and its confirmed patches write inside the input. Text-to-state
 // (fuzz/gpu/text_to_state.h) on the same log: at most max_inputs trials,
 // distinct, none the input, none longer than max_len, each the input with
-// one run of digits (and '-') replaced by another. The log read back from a
-// compare-log entry (fuzz/gpu/compare_log.h) written as the megakernel
-// writes it is the log's first and last records, in order.
+// one run of digits (decimal with its '-', or hex) replaced by another;
+// varint-to-state (fuzz/gpu/varint_to_state.h): the same bounds. The log
+// read back from a compare-log entry (fuzz/gpu/compare_log.h) written as
+// the megakernel writes it is the log's first and last records, in order.
 //
 // Input (tests/hostfuzz/fuzz_input.h): Byte() max_patches, Part() the
 // input, Rest() the log (12 bytes a record; a trailing partial record is
@@ -26,6 +27,7 @@
 #include "fuzz/gpu/compare_log.h"
 #include "fuzz/gpu/input_to_state.h"
 #include "fuzz/gpu/text_to_state.h"
+#include "fuzz/gpu/varint_to_state.h"
 #include "shaders/ringfuzz_wire.h"
 #include "tests/hostfuzz/fuzz_input.h"
 
@@ -46,12 +48,31 @@ HOSTFUZZ_NO_COVERAGE bool AllDistinct(std::vector<InputPatch> patches) {
 }
 
 // The invariants of the text-to-state trials of `bytes`.
+// The invariants of the varint-to-state trials of `bytes`: at most
+// max_inputs, none the input, none longer than max_len, no two equal.
+HOSTFUZZ_NO_COVERAGE void CheckVarintTrials(
+    const std::vector<uint8_t>& bytes,
+    const std::vector<std::vector<uint8_t>>& trials, size_t max_len,
+    size_t max_inputs) {
+  HOSTFUZZ_CHECK(trials.size() <= max_inputs);
+  for (const std::vector<uint8_t>& t : trials) {
+    HOSTFUZZ_CHECK(t.size() <= max_len && t != bytes);
+  }
+  std::vector<std::vector<uint8_t>> sorted = trials;
+  std::sort(sorted.begin(), sorted.end());
+  HOSTFUZZ_CHECK(std::adjacent_find(sorted.begin(), sorted.end()) ==
+                 sorted.end());
+}
+
 HOSTFUZZ_NO_COVERAGE void CheckTextTrials(
     const std::vector<uint8_t>& bytes,
     const std::vector<std::vector<uint8_t>>& trials, size_t max_len,
     size_t max_inputs) {
   HOSTFUZZ_CHECK(trials.size() <= max_inputs);
-  auto numeric = [](uint8_t c) { return (c >= '0' && c <= '9') || c == '-'; };
+  auto numeric = [](uint8_t c) {
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+           (c >= 'A' && c <= 'F') || c == '-';
+  };
   for (const std::vector<uint8_t>& t : trials) {
     HOSTFUZZ_CHECK(t.size() <= max_len && t != bytes);
     // The longest common prefix and suffix leave only digits in between.
@@ -173,6 +194,8 @@ void RunOne(const uint8_t* data, size_t size) {
   const size_t max_len = bytes.size() + max_patches / 16;
   CheckTextTrials(bytes, DeriveTextToState(bytes, log, max_len, max_inputs),
                   max_len, max_inputs);
+  CheckVarintTrials(bytes, DeriveVarintToState(bytes, log, max_len, max_inputs),
+                    max_len, max_inputs);
   if (!bytes.empty()) RunColorized(bytes, log, max_patches);
 }
 
