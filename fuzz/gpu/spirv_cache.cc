@@ -12,6 +12,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "corpus/atomic_file.h"
+#include "corpus/file_read.h"
 #include "corpus/sha1.h"
 #include "fuzz/gpu/cache_home.h"
 
@@ -93,10 +94,8 @@ void Prune(const std::string& dir) {
 // The words of the entry at `path`, or an empty vector when it is missing,
 // unreadable or corrupt.
 std::vector<uint32_t> ReadEntry(const std::string& path) {
-  std::error_code error;
-  const uint64_t size = std::filesystem::file_size(path, error);
-  if (error || size > kMaxEntryBytes) return {};
-  absl::StatusOr<Bytes> data = ReadFile(path);
+  absl::StatusOr<Bytes> data = ReadFileAtMost(
+      path, FileCap{kMaxEntryBytes, "SPIR-V cache entry", "it is recompiled"});
   if (!data.ok() || data->size() <= kHeaderBytes ||
       (data->size() - kHeaderBytes) % 4 != 0 ||
       std::memcmp(data->data(), kMagic, sizeof(kMagic)) != 0) {
