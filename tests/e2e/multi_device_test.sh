@@ -42,15 +42,23 @@ run=$work/sync && mkdir -p "$run/corpus" && cp "$seeds"/* "$run/corpus/"
 (cd "$run" && exec "$rf" -target="$target" -devices=cpu,cpu -keep_going=1 \
    -verbosity=2 -seed=7 "$run/corpus" >"$log" 2>&1) &
 parent=$!
-# Worker 1 runs files that only worker 0 can have written (the seeds were
-# there at its start, and it skips its own): "-reload: ran N". Whether one
+# Worker 1 runs files that only worker 0 can have written: either at its
+# start, when worker 0 was first to finish building its pipelines ("Loaded
+# N files" with N above the seeds), or later through -reload ("-reload: ran
+# N"; the seeds were there at its start, and it skips its own). Whether one
 # of them also adds coverage to worker 1 ("Reloaded ... from", printed
 # below) depends on which worker reached it first, so it is not required.
+nseeds=$(ls "$seeds" | wc -l)
 ran=""
 for _ in $(seq 1200); do
   if [ -f "$run/fuzz-1.log" ]; then
     ran=$(grep -m1 "^INFO: -reload: ran [1-9]" "$run/fuzz-1.log")
     [ -n "$ran" ] && break
+    loaded=$(sed -n 's/^INFO: Loaded \([0-9]*\) files from .*/\1/p' "$run/fuzz-1.log")
+    if [ -n "$loaded" ] && [ "$loaded" -gt "$nseeds" ]; then
+      ran="loaded $loaded files at its start, $nseeds of them seeds"
+      break
+    fi
   fi
   kill -0 "$parent" 2>/dev/null || break
   sleep 0.1
