@@ -211,7 +211,9 @@ absl::StatusOr<Megakernel> BuildMegakernel(const std::string& target_name,
       }
     }
   }
-  if (absl::Status valid = vk::ValidateSpirv(module->spirv); !valid.ok()) {
+  if (absl::Status valid =
+          ValidateSpirvCached(options.spirv_cache_dir, module->spirv);
+      !valid.ok()) {
     return absl::InternalError(absl::StrCat(
         "instrumented megakernel for '", target_name,
         "' failed SPIR-V validation (please report this ringfuzz bug): ",

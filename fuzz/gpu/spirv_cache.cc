@@ -11,6 +11,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "corpus/atomic_file.h"
 #include "corpus/file_read.h"
 #include "corpus/sha1.h"
@@ -24,6 +25,7 @@ constexpr char kMagic[8] = {'R', 'F', 'S', 'P', 'V', '\x01', '\0', '\0'};
 constexpr size_t kHeaderBytes = sizeof(kMagic) + kSha1DigestBytes;
 constexpr uint32_t kSpirvMagic = 0x07230203;
 constexpr char kSuffix[] = ".spv";
+constexpr char kMarkerSuffix[] = ".valid";
 
 // Largest entry read back: far above any megakernel (about 200 KiB).
 constexpr uint64_t kMaxEntryBytes = uint64_t{64} << 20;
@@ -73,13 +75,14 @@ void AppendField(std::string& key, absl::string_view text) {
   absl::StrAppend(&key, text.size(), ":", text, ";");
 }
 
-// Removes the oldest entries of `dir` beyond kSpirvCacheEntries.
-void Prune(const std::string& dir) {
+// Removes the oldest files of `dir` named *`suffix` beyond
+// kSpirvCacheEntries.
+void Prune(const std::string& dir, absl::string_view suffix) {
   std::error_code error;
   std::vector<std::pair<std::filesystem::file_time_type, std::string>> files;
   for (const auto& entry : std::filesystem::directory_iterator(dir, error)) {
     const std::string path = entry.path().string();
-    if (!entry.is_regular_file(error) || !absl::EndsWith(path, kSuffix)) {
+    if (!entry.is_regular_file(error) || !absl::EndsWith(path, suffix)) {
       continue;
     }
     files.emplace_back(entry.last_write_time(error), path);
@@ -185,8 +188,36 @@ absl::StatusOr<std::vector<uint32_t>> CompileComputeShaderCached(
       vk::CompileComputeShader(main, includes, options);
   if (!spirv.ok()) return spirv;
   // Best effort: a cache that cannot be written only loses its saving.
-  if (WriteSpirvCacheEntry(path, *spirv).ok()) Prune(dir);
+  if (WriteSpirvCacheEntry(path, *spirv).ok()) Prune(dir, kSuffix);
   return spirv;
+}
+
+std::string ValidationMarkerPath(const std::string& dir,
+                                 absl::Span<const uint32_t> spirv) {
+  std::string key;
+  AppendField(key, ProgramBuildId());
+  Bytes bytes(key.begin(), key.end());
+  const size_t at = bytes.size();
+  bytes.resize(at + spirv.size() * 4);
+  if (!spirv.empty())
+    std::memcpy(bytes.data() + at, spirv.data(), spirv.size() * 4);
+  return absl::StrCat(dir, "/", Sha1Hex(bytes), kMarkerSuffix);
+}
+
+absl::Status ValidateSpirvCached(const std::string& dir,
+                                 absl::Span<const uint32_t> spirv) {
+  if (dir.empty()) return vk::ValidateSpirv(spirv);
+  const std::string marker = ValidationMarkerPath(dir, spirv);
+  std::error_code error;
+  if (std::filesystem::is_regular_file(marker, error)) {
+    return absl::OkStatus();
+  }
+  absl::Status valid = vk::ValidateSpirv(spirv);
+  if (!valid.ok()) return valid;
+  std::filesystem::create_directories(dir, error);
+  // Best effort, as for the entries.
+  if (WriteFileAtomically(marker, ByteSpan()).ok()) Prune(dir, kMarkerSuffix);
+  return absl::OkStatus();
 }
 
 }  // namespace ringfuzz

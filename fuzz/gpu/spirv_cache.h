@@ -8,7 +8,12 @@
 // named by a SHA-1 over everything that decides the output (the running
 // program's build ID, which pins glslang and the compile settings; the
 // main source and every include, names and texts; the defines; debug
-// info). The instrumentation and the validation still run on what is read.
+// info). The instrumentation still runs on what is read.
+//
+// Validation (spirv-val over the instrumented megakernel, about 30 ms per
+// build) is remembered the same way: an empty marker file named by a SHA-1
+// over the program's build ID and the validated words says that this
+// program validated exactly these words before.
 //
 // A cache entry is written atomically (temp file + rename), checked when
 // read (magic, size, SHA-1 of its words), and silently recompiled and
@@ -59,6 +64,16 @@ absl::StatusOr<std::vector<uint32_t>> CompileComputeShaderCached(
     const std::string& dir, const vk::SourceFile& main,
     absl::Span<const vk::SourceFile> includes,
     const vk::CompileOptions& options);
+
+// vk::ValidateSpirv(spirv), remembered in `dir` ("" = not remembered): OK
+// at once when `dir` holds the marker of these words, else a validation,
+// whose success is marked there. Failures are never marked.
+absl::Status ValidateSpirvCached(const std::string& dir,
+                                 absl::Span<const uint32_t> spirv);
+
+// The marker ValidateSpirvCached looks for in `dir`. Exposed for tests.
+std::string ValidationMarkerPath(const std::string& dir,
+                                 absl::Span<const uint32_t> spirv);
 
 }  // namespace ringfuzz
 

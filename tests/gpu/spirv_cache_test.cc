@@ -1,6 +1,6 @@
 // The on-disk cache of glslang's output (fuzz/gpu/spirv_cache.h): what a
 // compile through it returns is what glslang returns, whatever the cache
-// holds.
+// holds; and its validation markers.
 #include "fuzz/gpu/spirv_cache.h"
 
 #include <unistd.h>
@@ -190,6 +190,47 @@ TEST_F(SpirvCacheTest, TheOldestEntriesGoBeyondTheLimit) {
   EXPECT_TRUE(std::filesystem::exists(absl::StrCat(dir_, "/old1.spv")));
   EXPECT_TRUE(std::filesystem::exists(
       SpirvCachePath(dir_, kMain, {}, WithValue("8u"))));
+}
+
+// Validation markers. An independent reference: spirv-val itself
+// (vk::ValidateSpirv) on the same words.
+TEST_F(SpirvCacheTest, AValidModuleIsMarkedOnceValidated) {
+  const std::vector<uint32_t> words = Uncached(WithValue("7u"));
+  ASSERT_TRUE(vk::ValidateSpirv(words).ok());
+  const std::string marker = ValidationMarkerPath(dir_, words);
+  EXPECT_FALSE(std::filesystem::exists(marker));
+  EXPECT_TRUE(ValidateSpirvCached(dir_, words).ok());
+  EXPECT_TRUE(std::filesystem::exists(marker));
+  EXPECT_TRUE(ValidateSpirvCached(dir_, words).ok());
+}
+
+TEST_F(SpirvCacheTest, AnInvalidModuleFailsAndIsNeverMarked) {
+  std::vector<uint32_t> words = Uncached(WithValue("7u"));
+  words.resize(words.size() - 1);  // cuts the last instruction short
+  ASSERT_FALSE(vk::ValidateSpirv(words).ok());
+  EXPECT_FALSE(ValidateSpirvCached(dir_, words).ok());
+  EXPECT_FALSE(std::filesystem::exists(ValidationMarkerPath(dir_, words)));
+  EXPECT_FALSE(ValidateSpirvCached("", words).ok());
+}
+
+TEST_F(SpirvCacheTest, AMarkerIsReadNotRevalidated) {
+  // A marker planted for invalid words: the check passes, which only a
+  // look-up of the marker (not spirv-val) can explain.
+  std::vector<uint32_t> words = Uncached(WithValue("7u"));
+  words.resize(words.size() - 1);
+  std::filesystem::create_directories(dir_);
+  std::ofstream(ValidationMarkerPath(dir_, words)).flush();
+  EXPECT_TRUE(ValidateSpirvCached(dir_, words).ok());
+}
+
+TEST_F(SpirvCacheTest, EveryWordIsPartOfTheMarkersName) {
+  const std::vector<uint32_t> words = Uncached(WithValue("7u"));
+  std::vector<uint32_t> other = words;
+  other.back() ^= 1;
+  EXPECT_NE(ValidationMarkerPath(dir_, words),
+            ValidationMarkerPath(dir_, other));
+  EXPECT_NE(ValidationMarkerPath(dir_, words),
+            ValidationMarkerPath(dir_, Uncached(WithValue("8u"))));
 }
 
 TEST_F(SpirvCacheTest, TheDefaultDirectoryFollowsXdgAndCanBeSwitchedOff) {
