@@ -20,9 +20,10 @@ std::vector<std::vector<uint8_t>> RewriteSpelledRuns(
     by_value[runs[i].value].push_back(i);
   }
   auto add = [&](const SpelledRun& run, uint32_t value) {
-    const std::string spelled = spell(run, value);
+    const std::optional<std::string> spelled = spell(run, value);
+    if (!spelled) return;
     std::vector<uint8_t> trial(input.begin(), input.begin() + run.begin);
-    trial.insert(trial.end(), spelled.begin(), spelled.end());
+    trial.insert(trial.end(), spelled->begin(), spelled->end());
     trial.insert(trial.end(), input.begin() + run.end, input.end());
     if (trial.size() > max_len ||
         std::equal(trial.begin(), trial.end(), input.begin(), input.end()) ||

@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,17 +39,19 @@ struct SpelledRun {
   uint32_t style = 0;
 };
 
-// How an encoding spells `value` in the style of `run`.
-using SpellFn =
-    absl::FunctionRef<std::string(const SpelledRun& run, uint32_t value)>;
+// How an encoding spells `value` in the style of `run`, or nullopt where
+// the run should not be rewritten with `value` (no trial).
+using SpellFn = absl::FunctionRef<std::optional<std::string>(
+    const SpelledRun& run, uint32_t value)>;
 
 // Returns the inputs to try for `input` from `log` (its own comparisons, in
 // execution order) and the runs it spells (`runs`, in the order they are
 // preferred): first for the runs that are not short, then for the short
 // ones, for each record in log order and each operand x (the other y != x),
 // each run spelling x replaced by spell(run, y), spell(run, y - 1) and
-// spell(run, y + 1). Inputs longer than `max_len`, equal to `input`, or
-// already returned are left out; at most `max_inputs`.
+// spell(run, y + 1), where the spelling is not nullopt. Inputs longer than
+// `max_len`, equal to `input`, or already returned are left out; at most
+// `max_inputs`.
 std::vector<std::vector<uint8_t>> RewriteSpelledRuns(
     absl::Span<const uint8_t> input, absl::Span<const CompareRecord> log,
     absl::Span<const SpelledRun> runs, SpellFn spell, size_t max_len,

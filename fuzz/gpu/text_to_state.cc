@@ -1,5 +1,6 @@
 #include "fuzz/gpu/text_to_state.h"
 
+#include <optional>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -107,7 +108,7 @@ void FindHexRuns(absl::Span<const uint8_t> input,
   }
 }
 
-std::string Spell(const SpelledRun& run, uint32_t value) {
+std::optional<std::string> Spell(const SpelledRun& run, uint32_t value) {
   if ((run.style & kHex) != 0) {
     std::string digits = (run.style & kUpper) != 0
                              ? absl::StrFormat("%X", value)

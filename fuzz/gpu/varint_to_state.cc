@@ -1,5 +1,6 @@
 #include "fuzz/gpu/varint_to_state.h"
 
+#include <optional>
 #include <string>
 
 #include "absl/container/flat_hash_set.h"
@@ -14,13 +15,12 @@ constexpr size_t kMaxVarintBytes = 5;
 // A single byte below 0x80 grows only into a varint of 2 or 3 bytes: a
 // value below 0x80 is written in place by input-to-state, and one of
 // 2^21 or more is a 32-bit magic far more often than a varint field.
-// Other values spell the byte itself, so the trial equals the input and
-// is left out.
+// Such a byte is not rewritten with other values.
 constexpr uint32_t kShortRunLimit = 1u << 21;
 
-std::string Spell(const SpelledRun& run, uint32_t value) {
+std::optional<std::string> Spell(const SpelledRun& run, uint32_t value) {
   if (run.short_run && (value < 0x80 || value >= kShortRunLimit)) {
-    return std::string(1, static_cast<char>(run.style));
+    return std::nullopt;
   }
   const std::vector<uint8_t> bytes = EncodeVarint(value);
   return std::string(bytes.begin(), bytes.end());
@@ -59,7 +59,6 @@ std::vector<std::vector<uint8_t>> DeriveVarintToState(
       run.end = begin + 1;
       run.value = input[begin];
       run.short_run = true;
-      run.style = input[begin];
       if (operands.contains(run.value)) runs.push_back(run);
       continue;
     }
