@@ -1,5 +1,5 @@
 # cmake -DTWIN=<twin> -DINPUT=<file> -DEXPECT_FILE=<file>
-#       [-DCORPUS=<dir> -DPROFILE=<path>] -P expect_report.cmake
+#       [-DCORPUS=<dir> -DPROFILE=<path>] [-DFRAME=<regex>] -P expect_report.cmake
 #
 # libFuzzer twin (no PROFILE): passes iff the twin exits non-zero on INPUT
 # and its stderr has exactly one detail line "ringfuzz: <what>" (see
@@ -30,6 +30,14 @@ endif()
 string(REGEX REPLACE "^\nringfuzz: " "" what "${reports}")
 if(NOT what STREQUAL expect)
   message(FATAL_ERROR "expected report '${expect}', got '${what}'")
+endif()
+# FRAME: a line of the crash's stack trace (libFuzzer's "#N 0x... in ...")
+# must match it.
+if(FRAME)
+  string(REGEX MATCH "\n +#[0-9]+ [^\n]*${FRAME}" frame "\n${err}")
+  if(NOT frame)
+    message(FATAL_ERROR "no stack frame matches '${FRAME}':\n${err}")
+  endif()
 endif()
 
 if(PROFILE)
