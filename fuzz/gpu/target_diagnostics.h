@@ -26,8 +26,11 @@ inline constexpr absl::string_view kTargetIncludes = "\"ringfuzz.h\"";
 //  * An #include the compiler could not resolve becomes
 //    "ERROR: <target>:<line>: #include \"<name>\": no such file; ..." with
 //    the line of the #include and the includes a target may use.
-//  * Errors in the target's file are kept; what they cause in ringfuzz's own
-//    files is dropped.
+//  * Errors in the target's file are kept, each followed by a line
+//    "  Fix: ..." where the dialect has a rule for it (a character or
+//    string literal, a non-bool condition, an implicit int/uint
+//    conversion, a GLSL keyword used as a name, an unknown type such as
+//    char); what they cause in ringfuzz's own files is dropped.
 //  * With no error in the target's file, a megakernel that finds no
 //    fz_target is "<target> defines no `void fz_target(uint len)`; ...".
 //  * Anything else (errors only inside ringfuzz's files) is kept verbatim

@@ -69,6 +69,55 @@ TEST(TargetBuildTest, UnknownIncludeNamesFileLineAndWhatTargetsMayInclude) {
   EXPECT_THAT(status.message(), Not(HasSubstr("defines no")));
 }
 
+// What C++ habits the dialect rejects (docs/dialect.md) gets, after
+// glslang's own error on the target's line, a "Fix:" line saying what to
+// write instead.
+struct HabitCase {
+  const char* habit;
+  const char* body;  // the statements of fz_target, from line 2; the
+                     // error is on line 2 or 3
+  const char* fix;   // expected in the Fix: line
+};
+
+TEST(TargetBuildTest, CppHabitsGetAFixLine) {
+  const HabitCase cases[] = {
+      {"character literal", "  if (fz_byte(0u) == 'A') fz_crash(1u);",
+       "65u for 'A'"},
+      {"string literal", "  uint x = \"ab\";", "const uint array"},
+      {"integer as condition", "  if (len & 1u) fz_crash(1u);",
+       "if ((b & 0x80u) != 0u)"},
+      {"implicit uint to int", "  int n = len;", "int(x) or uint(n)"},
+      {"GLSL keyword as a name", "  uint out = len;",
+       "'out' is a GLSL keyword"},
+      {"GLSL reserved word as a name", "  uint input = len;",
+       "reserved in GLSL"},
+      {"C++ type", "  char c = 0;", "no char, uint8_t"},
+      {"C++ type at file scope",
+       "}\nconst uint8_t kMagic[2] = {1u, 2u};\nvoid f() {",
+       "no char, uint8_t"},
+      {"C library", "  if (memcmp(0u, 1u, 2u) == 0) fz_crash(1u);",
+       "no C library: write memcmp as a loop"},
+  };
+  for (const HabitCase& c : cases) {
+    const std::string source =
+        std::string("void fz_target(uint len) {\n") + c.body + "\n}\n";
+    const absl::Status status = Build("habit.fz", source);
+    ASSERT_TRUE(absl::IsInvalidArgument(status)) << c.habit << ": " << status;
+    EXPECT_THAT(status.message(),
+                ::testing::ContainsRegex("ERROR: habit.fz:[23]: "))
+        << c.habit;
+    EXPECT_THAT(status.message(), HasSubstr("\n  Fix: ")) << c.habit;
+    EXPECT_THAT(status.message(), HasSubstr(c.fix)) << c.habit;
+  }
+}
+
+TEST(TargetBuildTest, ErrorsWithoutADialectRuleGetNoFixLine) {
+  const absl::Status status =
+      Build("bad.fz", "void fz_target(uint len) {\n  x = 1u;\n}\n");
+  ASSERT_FALSE(status.ok());
+  EXPECT_THAT(status.message(), Not(HasSubstr("Fix:")));
+}
+
 TEST(TargetBuildTest, LocalArrayTooLargeForTheDriverIsRefused) {
   const absl::Status status =
       Build("big.fz",
