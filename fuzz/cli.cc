@@ -112,6 +112,17 @@ int RunCommandLine(absl::Span<const std::string> args,
     Config again = config;
     return make_executor(again);
   });
+  // -auto_value_profile: the same executor with value profile on, made
+  // when coverage stalls (a switch by wall time, so never under
+  // -reproducible).
+  if (!config.use_value_profile && config.auto_value_profile > 0 &&
+      !config.reproducible) {
+    engine.SetValueProfileFactory([&make_executor, config] {
+      Config again = config;
+      again.use_value_profile = true;
+      return make_executor(again);
+    });
+  }
   const int code = engine.Run(parsed->positional);
   if (!config.coverage_report.empty()) {
     if (absl::Status s =

@@ -336,6 +336,40 @@ std::optional<int> Engine::RunSeeds(const std::vector<Bytes>& seeds) {
   return std::nullopt;
 }
 
+std::optional<int> Engine::MaybeTurnOnValueProfile(std::deque<Batch>& flights) {
+  if (!value_profile_remake_ || value_profile_switched_ ||
+      config_.auto_value_profile <= 0 || !loop_start_) {
+    return std::nullopt;
+  }
+  if (!value_profile_due_) {
+    const absl::Duration quiet =
+        clock_.Now() - std::max(last_new_input_, *loop_start_);
+    if (quiet < absl::Seconds(config_.auto_value_profile)) {
+      return std::nullopt;
+    }
+    value_profile_due_ = true;
+  }
+  if (!flights.empty()) return std::nullopt;  // they end first
+  value_profile_due_ = false;
+  value_profile_switched_ = true;
+  out_ << "INFO: no new input for " << config_.auto_value_profile
+       << " s: turning value profile on (-use_value_profile=1): building "
+          "the executor again and running the corpus of "
+       << corpus_.size() << " inputs on it (-auto_value_profile=0 keeps it "
+       << "off)" << std::endl;
+  // A device lost from now on comes back with value profile on.
+  remake_ = value_profile_remake_;
+  // The pending latencies were timed on the old executor's clocks.
+  tick_latency_.DropPending();
+  round_latency_.DropPending();
+  if (auto code = ReplaceExecutor(value_profile_remake_, flights,
+                                  "could not turn value profile on: ")) {
+    return code;
+  }
+  recovered_ = false;  // nothing was in flight: nothing to plan again
+  return std::nullopt;
+}
+
 std::optional<int> Engine::FuzzLoop(Scheduler& scheduler) {
   BatchBudget configured;
   configured.slots = config_.batch_slots > 0
@@ -358,8 +392,9 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler) {
   int idle_batches = 0;
   while (true) {
     if (auto code = Reload(flights, in_flight_requested)) return code;
+    if (auto code = MaybeTurnOnValueProfile(flights)) return code;
     while (flights.size() < depth && !HoldBehind(flights) &&
-           !BudgetSpent(in_flight_requested)) {
+           !value_profile_due_ && !BudgetSpent(in_flight_requested)) {
       absl::StatusOr<Batch> batch = PlanBatch(
           configured, scheduler, flights.empty(), in_flight_requested);
       if (!batch.ok()) return Fail(batch.status());
@@ -382,7 +417,7 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler) {
     // after it.
     std::optional<Batch> early;
     if (depth > 1 && flights.size() == depth && !HoldBehind(flights) &&
-        executor_->OldestBatchAddsNoInputs() &&
+        executor_->OldestBatchAddsNoInputs() && !value_profile_due_ &&
         !BudgetSpent(in_flight_requested)) {
       absl::StatusOr<Batch> batch =
           PlanBatch(configured, scheduler, false, in_flight_requested);
@@ -535,16 +570,21 @@ std::optional<int> Engine::RecoverDevice(const absl::Status& lost,
   // device's clocks; the new device's do not continue them.
   tick_latency_.DropPending();
   round_latency_.DropPending();
+  return ReplaceExecutor(remake_, flights,
+                         "could not recreate the device after it was lost: ");
+}
+
+std::optional<int> Engine::ReplaceExecutor(const ExecutorFactory& factory,
+                                           std::deque<Batch>& flights,
+                                           absl::string_view failure) {
   // The steering watches the old executor: it goes first (and comes back
-  // below iff the loss was while fuzzing).
+  // below iff it ran: while fuzzing).
   const bool steered = steering_ != nullptr;
   steering_.reset();
-  absl::StatusOr<std::unique_ptr<Executor>> fresh = remake_();
+  absl::StatusOr<std::unique_ptr<Executor>> fresh = factory();
   if (!fresh.ok()) {
-    return Fail(absl::Status(
-        fresh.status().code(),
-        absl::StrCat("could not recreate the device after it was lost: ",
-                     fresh.status().message())));
+    return Fail(absl::Status(fresh.status().code(),
+                             absl::StrCat(failure, fresh.status().message())));
   }
   owned_executor_ = *std::move(fresh);
   executor_ = owned_executor_.get();
@@ -1084,6 +1124,7 @@ absl::StatusOr<std::optional<size_t>> Engine::AddToCorpus(
         absl::StrCat("the executor returned corpus index ", *index,
                      " twice (this is a bug in the executor)"));
   }
+  if (value_profile_remake_) last_new_input_ = clock_.Now();
   return added;
 }
 

@@ -154,6 +154,18 @@ class Engine {
   void SetExecutorFactory(ExecutorFactory factory) {
     remake_ = std::move(factory);
   }
+  // Makes the executor again with value profile on (-auto_value_profile):
+  // once the fuzzing loop has run config.auto_value_profile seconds
+  // without a new corpus input, the engine lets the batches in flight end,
+  // replaces its executor with one from this factory (the corpus and the
+  // dictionary given to it, each input run once, as after a lost device)
+  // and goes on; a device lost later is remade by this factory too. Unset
+  // (or auto_value_profile 0), the executor stays. Call before Run.
+  void SetValueProfileFactory(ExecutorFactory factory) {
+    value_profile_remake_ = std::move(factory);
+  }
+  // Whether the engine turned value profile on (SetValueProfileFactory).
+  bool value_profile_switched() const { return value_profile_switched_; }
   // Judges the inputs that exhaust the loop budget (timeout_judge.h): only
   // those it confirms are reported as timeouts. Call before Run.
   void SetTimeoutJudge(std::unique_ptr<TimeoutJudge> judge) {
@@ -193,6 +205,18 @@ class Engine {
                                std::vector<Bytes>& seeds);
   std::optional<int> RunSeeds(const std::vector<Bytes>& seeds);
   std::optional<int> FuzzLoop(Scheduler& scheduler);
+  // -auto_value_profile (SetValueProfileFactory): marks the switch due once
+  // the loop went that long without a new corpus input, and makes it when
+  // no batch is in flight (while it is due, FuzzLoop plans no new ones).
+  // Returns an exit code iff the run must end (the new executor failed).
+  std::optional<int> MaybeTurnOnValueProfile(std::deque<Batch>& flights);
+  // Replaces the executor with one from `factory` and gives it the
+  // dictionary and the corpus (in order, each input run once), restarts the
+  // steering if it ran, and submits `flights` again on an overlapping
+  // executor. `failure` starts the error when the factory fails.
+  std::optional<int> ReplaceExecutor(const ExecutorFactory& factory,
+                                     std::deque<Batch>& flights,
+                                     absl::string_view failure);
   // -reload: runs the files other processes added to the corpus directory
   // since the last poll (if one is due), adds those with new coverage to
   // the corpus and prints a RELOAD line. `flights`: the batches in the air
@@ -366,6 +390,11 @@ class Engine {
   Executor* executor_;
   std::unique_ptr<Executor> owned_executor_;  // made after a lost device
   ExecutorFactory remake_;
+  ExecutorFactory value_profile_remake_;
+  bool value_profile_due_ = false;
+  bool value_profile_switched_ = false;
+  // When the last input joined the corpus (the clock's time).
+  absl::Duration last_new_input_;
   int device_losses_ = 0;                 // in a row
   bool recovered_ = false;                // the executor was just replaced
   std::vector<Bytes> dictionary_;         // as given to the executor

@@ -872,6 +872,16 @@ TEST(EngineTest, InterruptStopsLikeLibFuzzer) {
   }
 }
 
+// The engine's executor (a FakeExecutor) holds the engine's whole corpus,
+// in order, first.
+void ExpectExecutorHoldsTheCorpus(Engine& engine) {
+  const auto& now = static_cast<FakeExecutor&>(engine.executor()).inputs();
+  ASSERT_GE(now.size(), engine.corpus().size());
+  for (size_t i = 0; i < engine.corpus().size(); ++i) {
+    EXPECT_EQ(now[i], engine.corpus().entry(i).data) << i;
+  }
+}
+
 // A lost device: the engine makes a new executor, gives it the corpus and
 // the dictionary, runs the lost batches again and goes on to the bug.
 TEST(EngineTest, LostDeviceIsRecreatedAndTheCampaignGoesOn) {
@@ -908,11 +918,7 @@ TEST(EngineTest, LostDeviceIsRecreatedAndTheCampaignGoesOn) {
     EXPECT_NE(log.str().find(warning, first_warning + 1), std::string::npos);
     EXPECT_EQ(made.size(), 2u);
     // The new executor holds the whole corpus, in order.
-    const auto& now = static_cast<FakeExecutor&>(engine.executor()).inputs();
-    ASSERT_GE(now.size(), engine.corpus().size());
-    for (size_t i = 0; i < engine.corpus().size(); ++i) {
-      EXPECT_EQ(now[i], engine.corpus().entry(i).data) << i;
-    }
+    ExpectExecutorHoldsTheCorpus(engine);
   }
 }
 
@@ -945,6 +951,70 @@ TEST(EngineTest, LostDeviceUnderEarlyPlannedRoundsKeepsRunsExact) {
   EXPECT_EQ(engine.total_executions(), 12345u);
   const auto& last = static_cast<FakeExecutor&>(engine.executor());
   EXPECT_EQ(last.most_in_flight(), 2u);
+}
+
+// -auto_value_profile: an executor whose executions bring no new coverage
+// (FakeExecutorOptions::coverage = false, as a target whose comparisons no
+// edge leads to) stalls; after the quiet time the engine makes the
+// value-profile executor, gives it the corpus in order, and the campaign
+// goes on to the bug that executor's features lead to.
+TEST(EngineTest, ValueProfileIsTurnedOnAfterTheQuietTime) {
+  for (uint32_t overlap : {1u, 2u}) {
+    TempDir root;
+    FakeExecutorOptions options;
+    options.overlap = overlap;
+    options.coverage = false;
+    FakeExecutor first(options);
+    int made = 0;
+    Config config = TestConfig();
+    config.auto_value_profile = 5;
+    FakeClock clock(absl::Milliseconds(100));
+    std::ostringstream log;
+    Engine engine(config, first, log, clock);
+    engine.SetValueProfileFactory(
+        [&]() -> absl::StatusOr<std::unique_ptr<Executor>> {
+          ++made;
+          FakeExecutorOptions with = options;
+          with.coverage = true;
+          return std::unique_ptr<Executor>(
+              std::make_unique<FakeExecutor>(with));
+        });
+    EXPECT_EQ(engine.Run({root.Sub("out")}), 77) << log.str();
+    EXPECT_EQ(made, 1);
+    EXPECT_TRUE(engine.value_profile_switched());
+    EXPECT_THAT(log.str(), HasSubstr("INFO: no new input for 5 s: turning "
+                                     "value profile on"));
+    EXPECT_THAT(log.str(), HasSubstr("fz_crash"));
+    // The first executor never saw the bug's prefix; the new one holds the
+    // whole corpus, in order.
+    EXPECT_NE(&engine.executor(), &first);
+    ExpectExecutorHoldsTheCorpus(engine);
+  }
+}
+
+// With -auto_value_profile=0 the factory is never used, however long the
+// campaign stalls.
+TEST(EngineTest, AutoValueProfileZeroNeverSwitches) {
+  FakeExecutorOptions options;
+  options.coverage = false;
+  FakeExecutor first(options);
+  int made = 0;
+  Config config = TestConfig();
+  config.auto_value_profile = 0;
+  config.runs = 200000;
+  FakeClock clock(absl::Milliseconds(100));
+  std::ostringstream log;
+  Engine engine(config, first, log, clock);
+  engine.SetValueProfileFactory(
+      [&]() -> absl::StatusOr<std::unique_ptr<Executor>> {
+        ++made;
+        return std::unique_ptr<Executor>(std::make_unique<FakeExecutor>());
+      });
+  EXPECT_EQ(engine.Run({}), 0) << log.str();
+  EXPECT_EQ(made, 0);
+  EXPECT_FALSE(engine.value_profile_switched());
+  EXPECT_EQ(&engine.executor(), &first);
+  EXPECT_THAT(log.str(), Not(HasSubstr("value profile on")));
 }
 
 TEST(EngineTest, DeviceLostTooOftenInARowEndsTheRunWithTheCorpusSaved) {
