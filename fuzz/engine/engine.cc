@@ -359,9 +359,6 @@ std::optional<int> Engine::MaybeTurnOnValueProfile(std::deque<Batch>& flights) {
        << "off)" << std::endl;
   // A device lost from now on comes back with value profile on.
   remake_ = value_profile_remake_;
-  // The pending latencies were timed on the old executor's clocks.
-  tick_latency_.DropPending();
-  round_latency_.DropPending();
   if (auto code = ReplaceExecutor(value_profile_remake_, flights,
                                   "could not turn value profile on: ")) {
     return code;
@@ -566,10 +563,6 @@ std::optional<int> Engine::RecoverDevice(const absl::Status& lost,
        << kMaxDeviceLosses << " losses in a row), restoring the corpus's "
        << "coverage and running the " << flights.size()
        << " lost round(s) again\n";
-  // Entries whose first mutants were still to run were timed on the lost
-  // device's clocks; the new device's do not continue them.
-  tick_latency_.DropPending();
-  round_latency_.DropPending();
   return ReplaceExecutor(remake_, flights,
                          "could not recreate the device after it was lost: ");
 }
@@ -577,6 +570,10 @@ std::optional<int> Engine::RecoverDevice(const absl::Status& lost,
 std::optional<int> Engine::ReplaceExecutor(const ExecutorFactory& factory,
                                            std::deque<Batch>& flights,
                                            absl::string_view failure) {
+  // Entries whose first mutants were still to run were timed on the old
+  // executor's clocks; the new one's do not continue them.
+  tick_latency_.DropPending();
+  round_latency_.DropPending();
   // The steering watches the old executor: it goes first (and comes back
   // below iff it ran: while fuzzing).
   const bool steered = steering_ != nullptr;

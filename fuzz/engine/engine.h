@@ -210,7 +210,8 @@ class Engine {
   // no batch is in flight (while it is due, FuzzLoop plans no new ones).
   // Returns an exit code iff the run must end (the new executor failed).
   std::optional<int> MaybeTurnOnValueProfile(std::deque<Batch>& flights);
-  // Replaces the executor with one from `factory` and gives it the
+  // Replaces the executor with one from `factory` (latencies still pending
+  // are dropped: they were timed on the old one's clocks) and gives it the
   // dictionary and the corpus (in order, each input run once), restarts the
   // steering if it ran, and submits `flights` again on an overlapping
   // executor. `failure` starts the error when the factory fails.
