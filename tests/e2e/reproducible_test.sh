@@ -27,6 +27,12 @@ diff "$work/rc1" "$work/rc2" >/dev/null || fail "the exit codes differ"
 diff <(ls "$work/a1") <(ls "$work/a2") >/dev/null || fail "the artifacts differ"
 news=$(wc -l <"$work/new1")
 [ "$news" -gt 0 ] || fail "no NEW lines: nothing to compare"
-diff "$work/new1" "$work/new2" >/dev/null || fail "the NEW lines differ"
+diff "$work/new1" "$work/new2" >/dev/null ||
+  fail "the NEW lines differ; first differences (< run 1, > run 2):
+$(diff "$work/new1" "$work/new2" | head -20)
+run 1's log ends:
+$(tail -5 "$work/log1")
+run 2's log ends:
+$(tail -5 "$work/log2")"
 diff <(ls "$work/c1") <(ls "$work/c2") >/dev/null || fail "the corpora differ"
 echo "PASS: $news NEW lines and the corpus identical in two runs"
