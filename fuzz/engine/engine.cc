@@ -1092,8 +1092,10 @@ void Engine::ReportWrittenUnits(
 void Engine::PrintNewUnit(const NewUnit& unit) {
   const CorpusEntry& entry = corpus_.entry(unit.index);
   PrintStatus(StatusEvent::kNew,
-              FormatNewUnitSuffix(entry.data.size(), corpus_.max_input_size(),
-                                  {unit.opcode}, unit.mutations),
+              FormatNewUnitSuffix(
+                  entry.data.size(),
+                  unit.at ? unit.at->max_input_size : corpus_.max_input_size(),
+                  {unit.opcode}, unit.mutations),
               unit.at ? &*unit.at : nullptr);
 }
 
@@ -1290,6 +1292,7 @@ Engine::StatusAt Engine::CurrentStatus() {
   at.coverage = executor_->Coverage();
   at.corpus_units = corpus_.size();
   at.corpus_bytes = corpus_.total_bytes();
+  at.max_input_size = corpus_.max_input_size();
   return at;
 }
 

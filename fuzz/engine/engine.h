@@ -368,6 +368,7 @@ class Engine {
     CoverageSummary coverage;
     size_t corpus_units = 0;
     uint64_t corpus_bytes = 0;
+    size_t max_input_size = 0;  // the corpus's longest input (NEW's L: _/N)
   };
   StatusAt CurrentStatus();
   // Prints a status line with the counters `at`, or the current ones.
