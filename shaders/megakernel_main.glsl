@@ -100,6 +100,7 @@ uint rf_push_find(uint kind, uint slot, uint parent, uint opcode, uint mutations
 // Lane 0: claims the next slot from the cursor, or returns RF_NO_SLOT.
 uint rf_claim() {
   if (rf_ctrl[RF_CTRL_SHUTDOWN] != 0u || rf_ctrl[RF_RES_STOP] != 0u) return RF_NO_SLOT;
+  if (rf_ctrl[RF_CTRL_EPOCH] <= rf_ctrl[RF_CTRL_CUT_EPOCH]) return RF_NO_SLOT;
   for (;;) {
     rf_steps += 1u;
     uint s = atomicAdd(rf_ctrl[RF_RES_CLAIM_CURSOR], 1u);

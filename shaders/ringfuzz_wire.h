@@ -31,6 +31,12 @@
 #define RF_CTRL_STARVATION 135u  // consecutive claims at priority <= HIGH
 #define RF_CTRL_PRIORITY_FAIRNESS 136u  // 5 counters, one per priority
 #define RF_CTRL_PRIORITY_COUNT 5u
+// ringfuzz's extension in the reserved words 141..159: host-set, a round
+// (dispatch) whose RF_CTRL_EPOCH is at most this word claims no more slots.
+// The host cuts a queued round short with it when the round queued after
+// holds more urgent work; epochs only grow, so 0 (the initial value) and
+// any stale value leave later rounds alone.
+#define RF_CTRL_CUT_EPOCH 141u
 #define RF_CTRL_RESULT_BASE 160u
 #define RF_CTRL_MIN_WORDS 160u
 #define RF_CTRL_MIN_BYTES 640u

@@ -39,6 +39,7 @@ absl::StatusOr<std::unique_ptr<Executor>> MakeGpuExecutor(Config& config,
   options.value_profile = config.use_value_profile;
   options.colorize = config.colorize;
   options.overlap = AutoOffOn<GpuExecutorOptions::Overlap>(config.overlap);
+  options.cut_rounds = config.cut_rounds && !config.reproducible;
   using CoverageMode = GpuExecutorOptions::CoverageMode;
   if (config.coverage_mode.empty()) {
     options.coverage_mode = CoverageMode::kAuto;

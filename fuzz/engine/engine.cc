@@ -476,6 +476,10 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler) {
     }
     SetRoundTimes(*result);
     last_device_time_ = result->device_time;
+    if (result->cut_executions > 0) {
+      ++rounds_cut_;
+      cut_executions_ += result->cut_executions;
+    }
     const uint64_t before = total_execs_;
     total_execs_ += result->executions;
     CountMutatorExecutions(*result);
@@ -768,7 +772,12 @@ std::optional<int> Engine::SubmitLast(std::deque<Batch>& flights,
   absl::Status s =
       executor_->SubmitBatch(flights.back().work, flights.back().seed);
   host_.submit += clock_.Now() - submit_start;
-  if (s.ok()) return std::nullopt;
+  if (s.ok()) {
+    // New entries' first mutants need not wait for the rest of the rounds
+    // queued before theirs.
+    if (flights.back().first_mutants) executor_->CutEarlierRounds();
+    return std::nullopt;
+  }
   in_flight_requested -= flights.back().requested;  // lost with the device
   flights.pop_back();
   return RecoverDevice(s, flights);
@@ -1455,7 +1464,13 @@ void Engine::PrintFeedbackSummary() {
     out_ << "INFO: " << rounds_ << " overlapped rounds of "
          << absl::FormatDuration(
                 absl::Trunc(dispatch_ / rounds_, absl::Microseconds(10)))
-         << " on the device on average\n";
+         << " on the device on average";
+    if (rounds_cut_ > 0) {
+      out_ << "; " << rounds_cut_
+           << " cut short for a round with urgent work (-cut_rounds), "
+           << cut_executions_ << " executions not run";
+    }
+    out_ << "\n";
   } else if (rounds_ > 0) {
     const absl::Duration mean = busy_ / rounds_;
     const absl::Duration device = dispatch_ / rounds_;

@@ -457,6 +457,10 @@ class Engine {
     std::optional<StatusAt> at;  // none: the counters when printed
     bool closes_batch = false;
   };
+  // Rounds CutEarlierRounds ended early, and the executions they did not
+  // run (BatchResult::cut_executions).
+  uint64_t rounds_cut_ = 0;
+  uint64_t cut_executions_ = 0;
   std::vector<NewUnit> new_units_waiting_;
   // Written units whose batch still has units being written, oldest first.
   std::vector<NewUnit> units_written_;

@@ -123,6 +123,9 @@ struct BatchResult {
   // precise build's service runs), so its time per execution says nothing
   // about the fuzzing pace: round sizers skip it.
   bool off_pace = false;
+  // Work of the batch that never ran because CutEarlierRounds ended it
+  // early (0: it ran whole).
+  uint64_t cut_executions = 0;
 };
 
 // Coverage observed so far by this executor (monotone).
@@ -185,6 +188,10 @@ class Executor {
   // candidates a later round judges. The engine then plans the next batch
   // before collecting it, and submits it right after.
   virtual bool OldestBatchAddsNoInputs() const { return false; }
+  // The batches submitted before the last one end early where the executor
+  // can (what they ran counts; the rest of their work does not run): the
+  // last one holds more urgent work, such as new entries' first mutants.
+  virtual void CutEarlierRounds() {}
   // `check` (may be empty): polled while a batch runs, every few tens of
   // milliseconds at most; once it returns true the batch ends early (its
   // result counts what ran) and so do the batches in flight, so that a

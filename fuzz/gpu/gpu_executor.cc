@@ -209,6 +209,7 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
         e.device_, device_created + options.warm_clock_delay);
   }
   e.overlap_ = overlap;
+  e.cut_rounds_ = options.cut_rounds;
   e.ring2_ = std::move(ring2);
   e.finds2_ = std::move(finds2);
   e.snapshots_ = std::move(snapshots);
@@ -1610,10 +1611,11 @@ absl::StatusOr<bool> GpuExecutor::WaitForDispatch(vk::Dispatcher& dispatcher,
 }
 
 void GpuExecutor::NotifyEpochEnd(uint32_t slot_count, uint32_t push_seed,
-                                 uint32_t parity, const uint32_t* control) {
+                                 uint32_t parity, const uint32_t* control,
+                                 bool cut) {
   if (steered_ == nullptr) return;
   const uint32_t* ctrl = control != nullptr ? control : control_.words();
-  const bool last = host_stopped_ || ctrl[RF_RES_STOP] != 0 ||
+  const bool last = host_stopped_ || cut || ctrl[RF_RES_STOP] != 0 ||
                     PendingSlots(slot_count, parity) == 0;
   steered_->OnEpochEnd(Wire(slot_count, push_seed, parity, control), last);
 }

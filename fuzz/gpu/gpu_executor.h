@@ -140,6 +140,14 @@ struct GpuExecutorOptions {
   // overlapped).
   enum class Overlap { kAuto, kOn, kOff };
   Overlap overlap = Overlap::kAuto;
+  // Overlapped rounds only: a round queued with urgent work (judgements of
+  // candidates with new coverage, compare logs of new inputs, or the first
+  // mutants of new entries: CutEarlierRounds) cuts the rounds queued
+  // before it short (RF_CTRL_CUT_EPOCH): they claim no more slots, so the
+  // urgent round starts once their claimed slots end instead of after the
+  // whole of them. Their unclaimed slots do not run. Time decides where a
+  // round is cut, so a reproducible run turns it off.
+  bool cut_rounds = true;
   // Clock warm-up (fuzz/gpu/clock_warmer.h): while a build still runs
   // `warm_clock_delay` after device creation, every core of the device is
   // kept busy until the first round, so that the clock governor has not
@@ -222,6 +230,10 @@ class GpuExecutor final : public Executor, public Steerable {
   // True when the next CollectBatch reads a flight of the signature build:
   // its candidates wait for a later precise flight, so it adds no inputs.
   bool OldestBatchAddsNoInputs() const override;
+  // GpuExecutorOptions::cut_rounds: the flights queued before the last one
+  // submitted claim no more slots, unless one of them carries service runs
+  // (whose results the executor needs whole). No-op without overlap.
+  void CutEarlierRounds() override;
   void SetStopCheck(std::function<bool()> check) override {
     stop_check_ = std::move(check);
   }
@@ -342,6 +354,8 @@ class GpuExecutor final : public Executor, public Steerable {
     // The build it runs: the signature build, or the precise one for a
     // flight with service runs (and every flight without a signature build).
     Program* program = nullptr;
+    uint32_t epoch = 0;  // its RF_CTRL_EPOCH
+    bool cut = false;    // CutEarlierRounds cut it short
   };
   // Overlapped rounds: compare logs of new corpus inputs and length trials
   // ride in a flight, in its first slots (critical priority), instead of
@@ -614,9 +628,11 @@ class GpuExecutor final : public Executor, public Steerable {
   // `control`: the control words to show (null: the live ones).
   WireView Wire(uint32_t slot_count, uint32_t push_seed, uint32_t parity = 0,
                 const uint32_t* control = nullptr) const;
-  // Tells the observer that a round ended (see DispatchObserver).
+  // Tells the observer that a round ended (see DispatchObserver); `cut`:
+  // CutEarlierRounds ended it, so its pending slots will not run.
   void NotifyEpochEnd(uint32_t slot_count, uint32_t push_seed,
-                      uint32_t parity = 0, const uint32_t* control = nullptr);
+                      uint32_t parity = 0, const uint32_t* control = nullptr,
+                      bool cut = false);
 
   vk::Instance instance_;
   vk::Device device_;
@@ -669,6 +685,7 @@ class GpuExecutor final : public Executor, public Steerable {
   double fast_ns_per_exec_ = 0;
   uint32_t next_parity_ = 0;
   uint32_t control_epoch_ = 0;           // RF_CTRL_EPOCH of the last flight
+  bool cut_rounds_ = false;              // GpuExecutorOptions::cut_rounds
   std::unique_ptr<vk::Buffer> corpus_;   // replaced when it grows
   std::unique_ptr<vk::Buffer> patches_;  // replaced when it grows
   std::unique_ptr<Program> precise_;

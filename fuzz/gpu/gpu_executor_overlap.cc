@@ -134,10 +134,28 @@ absl::Status GpuExecutor::SubmitBatch(absl::Span<const WorkItem> work,
                   std::min(count, groups_), commands);
   if (!submitted.ok()) return NoteLoss(submitted);
   flights_.push_back({parity, count, push.seed, false, partitions,
-                      service_slots != 0, &program});
+                      service_slots != 0, &program, control_epoch_});
   service_in_flight_ = service_in_flight_ || service_slots != 0;
   next_parity_ ^= 1;
+  // Judgements of candidates with new coverage and compare logs of new
+  // inputs come before the rest of the rounds queued before this one.
+  if (service_slots != 0 && (service_.urgent != 0 || service_.log_count != 0)) {
+    CutEarlierRounds();
+  }
   return absl::OkStatus();
+}
+
+void GpuExecutor::CutEarlierRounds() {
+  if (!cut_rounds_ || flights_.size() < 2) return;
+  const auto earlier = flights_.end() - 1;
+  if (std::any_of(flights_.begin(), earlier,
+                  [](const Flight& f) { return f.service; })) {
+    return;
+  }
+  // Flights run in the order of their epochs, so the words a flight reads
+  // are its own: the cut reaches only the flights before the last.
+  control_.words()[RF_CTRL_CUT_EPOCH] = std::prev(earlier)->epoch;
+  for (auto f = flights_.begin(); f != earlier; ++f) f->cut = true;
 }
 
 absl::StatusOr<BatchResult> GpuExecutor::CollectBatch() {
@@ -280,7 +298,8 @@ absl::StatusOr<BatchResult> GpuExecutor::FlightResult(const Flight& flight,
   coverage_ = CountCoverage(snapshot + kSnapshotMaps,
                             snapshot + kSnapshotMaps + RF_EDGE_MAP_WORDS);
   coverage_stale_ = false;
-  NotifyEpochEnd(flight.slot_count, flight.push_seed, flight.parity, snapshot);
+  NotifyEpochEnd(flight.slot_count, flight.push_seed, flight.parity, snapshot,
+                 flight.cut);
   steered_ = nullptr;
   if (flight.service) {
     if (absl::Status s = FinishServiceRuns(flight.parity, result); !s.ok()) {
@@ -288,8 +307,24 @@ absl::StatusOr<BatchResult> GpuExecutor::FlightResult(const Flight& flight,
     }
   }
   CollectCosts(flight.slot_count, result, flight.parity);
-  unfinished = !host_stopped_ && snapshot[RF_RES_STOP] == 0 &&
-               PendingSlots(flight.slot_count, flight.parity) != 0;
+  const uint32_t pending = PendingSlots(flight.slot_count, flight.parity);
+  // A cut flight's unclaimed slots are dropped (PrepareToPublish empties
+  // them before the ring is published again).
+  if (flight.cut && pending != 0) {
+    const uint32_t* ring = RingOf(flight.parity).words();
+    for (uint32_t s = 0; s < flight.slot_count; ++s) {
+      const uint32_t* slot = ring + uint64_t{s} * RF_SLOT_WORDS;
+      if (slot[RF_SLOT_STATUS] == RF_STATUS_PUBLISHED ||
+          slot[RF_SLOT_STATUS] == RF_STATUS_REQUEUE) {
+        const uint32_t* args = slot + RF_SLOT_ARG0;
+        result.cut_executions +=
+            args[RF_ARG_COUNT] -
+            std::min(args[RF_ARG_EXECS], args[RF_ARG_COUNT]);
+      }
+    }
+  }
+  unfinished = !host_stopped_ && !flight.cut && snapshot[RF_RES_STOP] == 0 &&
+               pending != 0;
   if (!unfinished) NotePace(*flight.program, result);
   result.off_pace = fast_ != nullptr && flight.program == precise_.get();
   result.readout_time = absl::Now() - readout_start;

@@ -15,8 +15,10 @@ std::string Data(const std::string& name) {
   return std::string(RF_TEST_DATA) + "/" + name;
 }
 
-std::unique_ptr<GpuExecutor> MakeOverlapped(const std::string& target) {
+std::unique_ptr<GpuExecutor> MakeOverlapped(const std::string& target,
+                                            bool cut_rounds = true) {
   GpuExecutorOptions options;
+  options.cut_rounds = cut_rounds;
   options.target_path = Data(target);
   options.device = "cpu";
   options.validation = true;
@@ -128,6 +130,58 @@ TEST(GpuOverlapTest, PipelinedRoundsFindTheBug) {
   EXPECT_TRUE(crashed) << "after " << total << " executions";
   EXPECT_EQ(executor->validation_messages(), 0u)
       << executor->last_validation_message();
+}
+
+// A round queued behind a long one cuts it short: the long one claims no
+// more slots (what it ran counts, the rest is reported as not run), the
+// last one runs whole, and so does a round queued after the cut.
+TEST(GpuOverlapTest, CutEarlierRoundsEndsTheRoundsQueuedBeforeTheLast) {
+  auto executor = MakeOverlapped("hits.fz");
+  ASSERT_NE(executor, nullptr);
+  ASSERT_TRUE(executor->AddInput(Str("x.x.x.x.")).ok());
+  // A first round logs the input's compares (service runs, which are not
+  // cut), so the rounds below carry none.
+  ASSERT_TRUE(executor->SubmitBatch(Havoc(1, 10, 0), 0).ok());
+  ASSERT_TRUE(executor->CollectBatch().ok());
+  // About a second of lavapipe's time: still running when it is cut.
+  constexpr uint64_t kLong = 64ull * 65536;
+  ASSERT_TRUE(executor->SubmitBatch(Havoc(64, 65536, 0), 1).ok());
+  ASSERT_TRUE(executor->SubmitBatch(Havoc(4, 400, 0), 2).ok());
+  executor->CutEarlierRounds();
+  absl::StatusOr<BatchResult> cut = executor->CollectBatch();
+  absl::StatusOr<BatchResult> last = executor->CollectBatch();
+  ASSERT_TRUE(cut.ok()) << cut.status();
+  ASSERT_TRUE(last.ok()) << last.status();
+  EXPECT_GT(cut->cut_executions, 0u);
+  EXPECT_EQ(cut->executions + cut->cut_executions, kLong);
+  EXPECT_EQ(cut->executions % 65536, 0u) << "claimed slots run whole";
+  EXPECT_EQ(last->executions, 1600u);
+  EXPECT_EQ(last->cut_executions, 0u);
+  // The cut ring is published again, and nothing is cut any more.
+  ASSERT_TRUE(executor->SubmitBatch(Havoc(8, 500, 0), 3).ok());
+  ASSERT_TRUE(executor->SubmitBatch(Havoc(2, 300, 0), 4).ok());
+  absl::StatusOr<BatchResult> third = executor->CollectBatch();
+  absl::StatusOr<BatchResult> fourth = executor->CollectBatch();
+  ASSERT_TRUE(third.ok() && fourth.ok());
+  EXPECT_EQ(third->executions, 4000u);
+  EXPECT_EQ(fourth->executions, 600u);
+  EXPECT_EQ(third->cut_executions + fourth->cut_executions, 0u);
+  EXPECT_EQ(executor->validation_messages(), 0u)
+      << executor->last_validation_message();
+}
+
+TEST(GpuOverlapTest, CutRoundsOffLeavesEveryRoundWhole) {
+  auto executor = MakeOverlapped("hits.fz", /*cut_rounds=*/false);
+  ASSERT_NE(executor, nullptr);
+  ASSERT_TRUE(executor->AddInput(Str("x.x.x.x.")).ok());
+  ASSERT_TRUE(executor->SubmitBatch(Havoc(16, 20000, 0), 1).ok());
+  ASSERT_TRUE(executor->SubmitBatch(Havoc(4, 400, 0), 2).ok());
+  executor->CutEarlierRounds();
+  absl::StatusOr<BatchResult> first = executor->CollectBatch();
+  ASSERT_TRUE(first.ok()) << first.status();
+  EXPECT_EQ(first->executions, 16u * 20000u);
+  EXPECT_EQ(first->cut_executions, 0u);
+  ASSERT_TRUE(executor->CollectBatch().ok());
 }
 
 }  // namespace
