@@ -100,7 +100,9 @@ uint rf_push_find(uint kind, uint slot, uint parent, uint opcode, uint mutations
 // Lane 0: claims the next slot from the cursor, or returns RF_NO_SLOT.
 uint rf_claim() {
   if (rf_ctrl[RF_CTRL_SHUTDOWN] != 0u || rf_ctrl[RF_RES_STOP] != 0u) return RF_NO_SLOT;
-  if (rf_ctrl[RF_CTRL_EPOCH] <= rf_ctrl[RF_CTRL_CUT_EPOCH]) return RF_NO_SLOT;
+  // A round cut short (RF_CTRL_CUT_EPOCH) still runs its CRITICAL and HIGH
+  // slots (service runs, new entries' first mutants): only the rest waits.
+  bool cut = rf_ctrl[RF_CTRL_EPOCH] <= rf_ctrl[RF_CTRL_CUT_EPOCH];
   for (;;) {
     rf_steps += 1u;
     uint s = atomicAdd(rf_ctrl[RF_RES_CLAIM_CURSOR], 1u);
@@ -111,6 +113,7 @@ uint rf_claim() {
         rf_ctrl[rf_ctrl[RF_CTRL_TENANT_BASE] + tenant] == 0u) {
       continue;  // tenant paused: leave the slot published
     }
+    if (cut && rf_ring[base + RF_SLOT_PRIORITY] > RF_PRIORITY_HIGH) continue;
     uint seen = atomicCompSwap(rf_ring[base + RF_SLOT_STATUS], RF_STATUS_PUBLISHED,
                                RF_STATUS_CLAIMED);
     if (seen == RF_STATUS_REQUEUE) {
@@ -357,7 +360,12 @@ void rf_run_slot(uint slot, uint lane) {
       uint stored =
           rf_push_find(RF_FIND_CANDIDATE, slot, source, opcode, mutations);
       if (stored == 0u) rf_unmark(RF_RES_SEEN * 32u + bit + 1u);
-      if (stored != 0u && rf_new_bits != 0u) rf_new_classes(true);
+      if (stored != 0u && rf_new_bits != 0u) {
+        rf_new_classes(true);
+        if ((rf_pc.flags & RF_PUSH_CUT_ON_FIND) != 0u) {
+          atomicMax(rf_ctrl[RF_CTRL_CUT_EPOCH], rf_ctrl[RF_CTRL_EPOCH]);
+        }
+      }
       pushed += stored;
     }
 #else

@@ -31,11 +31,13 @@
 #define RF_CTRL_STARVATION 135u  // consecutive claims at priority <= HIGH
 #define RF_CTRL_PRIORITY_FAIRNESS 136u  // 5 counters, one per priority
 #define RF_CTRL_PRIORITY_COUNT 5u
-// ringfuzz's extension in the reserved words 141..159: host-set, a round
-// (dispatch) whose RF_CTRL_EPOCH is at most this word claims no more slots.
-// The host cuts a queued round short with it when the round queued after
-// holds more urgent work; epochs only grow, so 0 (the initial value) and
-// any stale value leave later rounds alone.
+// ringfuzz's extension in the reserved words 141..159: a round (dispatch)
+// whose RF_CTRL_EPOCH is at most this word claims no more slots of priority
+// below HIGH (CRITICAL and HIGH ones still run). The host
+// cuts a queued round short with it when the round queued after holds more
+// urgent work, and a round cuts itself on an urgent find
+// (RF_PUSH_CUT_ON_FIND, atomicMax); epochs only grow, so 0 (the initial
+// value) and any stale value leave later rounds alone.
 #define RF_CTRL_CUT_EPOCH 141u
 #define RF_CTRL_RESULT_BASE 160u
 #define RF_CTRL_MIN_WORDS 160u
@@ -335,6 +337,10 @@
 // Push-constant flags of the megakernel (rf_pc.flags).
 #define RF_PUSH_KEEP_GOING 1u  // a fault does not stop the dispatch
 #define RF_PUSH_REPORT_ALL 2u  // queue every fault, even one seen before
+// The signature build: a candidate with new (counter, hit-count class)
+// pairs raises RF_CTRL_CUT_EPOCH to this dispatch's epoch, so the dispatch
+// claims no more slots and its finds reach the host sooner.
+#define RF_PUSH_CUT_ON_FIND 4u
 
 // Descriptor bindings of the megakernel (set 0).
 #define RF_BINDING_CONTROL 0

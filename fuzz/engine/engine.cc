@@ -1464,13 +1464,7 @@ void Engine::PrintFeedbackSummary() {
     out_ << "INFO: " << rounds_ << " overlapped rounds of "
          << absl::FormatDuration(
                 absl::Trunc(dispatch_ / rounds_, absl::Microseconds(10)))
-         << " on the device on average";
-    if (rounds_cut_ > 0) {
-      out_ << "; " << rounds_cut_
-           << " cut short for a round with urgent work (-cut_rounds), "
-           << cut_executions_ << " executions not run";
-    }
-    out_ << "\n";
+         << " on the device on average\n";
   } else if (rounds_ > 0) {
     const absl::Duration mean = busy_ / rounds_;
     const absl::Duration device = dispatch_ / rounds_;
@@ -1486,6 +1480,11 @@ void Engine::PrintFeedbackSummary() {
            << " host work inside the executor";
     }
     out_ << "\n";
+  }
+  if (rounds_cut_ > 0) {
+    out_ << "INFO: " << rounds_cut_
+         << " rounds cut short for urgent work (-cut_rounds): "
+         << cut_executions_ << " executions not run\n";
   }
   if (sizer_) {
     out_ << "INFO: rounds sized for " << absl::FormatDuration(sizer_->target())

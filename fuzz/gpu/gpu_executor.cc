@@ -749,6 +749,22 @@ void GpuExecutor::CollectMutatorUses(const uint32_t* uses,
   }
 }
 
+uint64_t GpuExecutor::PendingExecutions(uint32_t slot_count,
+                                        uint32_t parity) const {
+  const uint32_t* ring = RingOf(parity).words();
+  uint64_t executions = 0;
+  for (uint32_t s = 0; s < slot_count; ++s) {
+    const uint32_t* slot = ring + uint64_t{s} * RF_SLOT_WORDS;
+    if (slot[RF_SLOT_STATUS] == RF_STATUS_PUBLISHED ||
+        slot[RF_SLOT_STATUS] == RF_STATUS_REQUEUE) {
+      const uint32_t* args = slot + RF_SLOT_ARG0;
+      executions +=
+          args[RF_ARG_COUNT] - std::min(args[RF_ARG_EXECS], args[RF_ARG_COUNT]);
+    }
+  }
+  return executions;
+}
+
 uint32_t GpuExecutor::PendingSlots(uint32_t slot_count, uint32_t parity) const {
   const uint32_t* ring = RingOf(parity).words();
   uint32_t pending = 0;
@@ -870,6 +886,7 @@ absl::Status GpuExecutor::Drain(Program& program, uint32_t slot_count,
       push.seed = *replay_push_seed_;
       push.flags |= RF_PUSH_REPORT_ALL;  // a replay reports what it finds
     }
+    if (cut_on_find_) push.flags |= RF_PUSH_CUT_ON_FIND;
     const uint32_t groups = std::min(slot_count, groups_);
     if (steered_ != nullptr) {
       steered_->OnDispatchStart(Wire(slot_count, push.seed, parity));
@@ -892,7 +909,8 @@ absl::Status GpuExecutor::Drain(Program& program, uint32_t slot_count,
         !s.ok()) {
       return s;
     }
-    NotifyEpochEnd(slot_count, push.seed, parity);
+    const bool cut = ctrl[RF_CTRL_CUT_EPOCH] >= ctrl[RF_CTRL_EPOCH];
+    NotifyEpochEnd(slot_count, push.seed, parity, nullptr, cut);
     if (host_stopped_) return absl::OkStatus();
     if (ctrl[RF_RES_STOP] != 0) return absl::OkStatus();
     if (stop_check_ && stoppable_ && stop_check_()) {
@@ -901,6 +919,10 @@ absl::Status GpuExecutor::Drain(Program& program, uint32_t slot_count,
     }
     const uint32_t pending = PendingSlots(slot_count, parity);
     if (pending == 0) return absl::OkStatus();
+    if (cut) {
+      result.cut_executions += PendingExecutions(slot_count, parity);
+      return absl::OkStatus();
+    }
     if (ctrl[RF_CTRL_DONE_COUNT] == done_before && ctrl[RF_RES_EXECS] == 0) {
       return absl::InternalError(absl::StrCat(
           pending,
@@ -980,6 +1002,15 @@ absl::Status GpuExecutor::Calibrate(const std::vector<Find>& inputs,
   return absl::OkStatus();
 }
 
+namespace {
+
+// Work that a round cut short still runs (RF_CTRL_CUT_EPOCH).
+bool IsUrgentItem(const WorkItem& item) {
+  return item.priority <= RF_PRIORITY_HIGH;
+}
+
+}  // namespace
+
 absl::StatusOr<BatchResult> GpuExecutor::RunBatch(
     absl::Span<const WorkItem> work, uint64_t seed) {
   if (absl::Status s = CheckUsable(); !s.ok()) return s;
@@ -1007,11 +1038,22 @@ absl::StatusOr<BatchResult> GpuExecutor::RunBatch(
                   ordered.begin();
     work = ordered;
   }
+  // Once a dispatch was cut on an urgent find, the later ones run only
+  // their CRITICAL and HIGH slots (new entries' first mutants, whose CMP
+  // items are not havoc-class): they are cut from the start.
+  bool cut = false;
+  uint32_t* ctrl = control_.words();
   for (size_t first = 0; first < work.size();) {
     const size_t end = first < havoc_items ? havoc_items : work.size();
     const uint32_t count =
         static_cast<uint32_t>(std::min<size_t>(ring_slots_, end - first));
     Program& program = ProgramFor(work[first].opcode);
+    const absl::Span<const WorkItem> items = work.subspan(first, count);
+    if (cut && std::none_of(items.begin(), items.end(), IsUrgentItem)) {
+      for (const WorkItem& item : items) result.cut_executions += item.count;
+      first += count;
+      continue;
+    }
     for (uint32_t s = 0; s < count; ++s) {
       const WorkItem& item = work[first + s];
       if (item.parent >= inputs_.size() ||
@@ -1028,19 +1070,24 @@ absl::StatusOr<BatchResult> GpuExecutor::RunBatch(
       }
       PublishSlot(s, item, Mix(seed + first + s));
     }
-    const auto partitions = PriorityPartitions(work.subspan(first, count));
+    const auto partitions = PriorityPartitions(items);
     std::copy(partitions.begin(), partitions.end(),
-              control_.words() + RF_CTRL_PRIORITY_PARTITIONS);
+              ctrl + RF_CTRL_PRIORITY_PARTITIONS);
     MarkPublished(count);
+    // (Drain's dispatch takes the next epoch.)
+    if (cut) ctrl[RF_CTRL_CUT_EPOCH] = ctrl[RF_CTRL_EPOCH] + 1;
     steered_ = observer_;
     stoppable_ = true;
+    cut_on_find_ = cut_rounds_;
     absl::Status drained =
         Drain(program, count, seed + first, result, candidates);
+    cut_on_find_ = false;
     stoppable_ = false;
     steered_ = nullptr;
     if (!drained.ok()) return drained;
     CollectCosts(count, result);
-    if (control_.words()[RF_RES_STOP] != 0 || host_stopped_) break;
+    if (ctrl[RF_RES_STOP] != 0 || host_stopped_) break;
+    cut = cut || ctrl[RF_CTRL_CUT_EPOCH] >= ctrl[RF_CTRL_EPOCH];
     first += count;
   }
   // The length trials and the candidates of all the batch's dispatches,

@@ -140,14 +140,18 @@ struct GpuExecutorOptions {
   // overlapped).
   enum class Overlap { kAuto, kOn, kOff };
   Overlap overlap = Overlap::kAuto;
-  // Overlapped rounds only: a round queued with urgent work (judgements of
-  // candidates with new coverage, compare logs of new inputs, or the first
-  // mutants of new entries: CutEarlierRounds) cuts the rounds queued
-  // before it short (RF_CTRL_CUT_EPOCH): they claim no more slots, so the
-  // urgent round starts once their claimed slots end instead of after the
-  // whole of them. Their unclaimed slots do not run. Time decides where a
-  // round is cut, so a reproducible run turns it off.
-  bool cut_rounds = true;
+  // Rounds cut short for urgent work (RF_CTRL_CUT_EPOCH): they claim no
+  // more slots, run the slots they claimed to the end, and drop the rest.
+  // A round of the signature build cuts itself when it finds new (counter,
+  // hit-count class) pairs, so that its candidates are judged and their
+  // mutants run sooner; with overlap, a round queued with urgent work
+  // (judgements of candidates with new coverage, compare logs of new
+  // inputs, or new entries' first mutants: CutEarlierRounds) cuts the
+  // rounds queued before it, so it starts once their claimed slots end.
+  // Time decides where a round is cut, so a reproducible run turns it off.
+  // Off here, so that a batch runs all of its work; the ringfuzz command
+  // turns it on (-cut_rounds).
+  bool cut_rounds = false;
   // Clock warm-up (fuzz/gpu/clock_warmer.h): while a build still runs
   // `warm_clock_delay` after device creation, every core of the device is
   // kept busy until the first round, so that the clock governor has not
@@ -516,6 +520,8 @@ class GpuExecutor final : public Executor, public Steerable {
   // Slots of the first `slot_count` of ring `parity` still PUBLISHED or
   // REQUEUE.
   uint32_t PendingSlots(uint32_t slot_count, uint32_t parity) const;
+  // The executions those slots still had to run.
+  uint64_t PendingExecutions(uint32_t slot_count, uint32_t parity) const;
   // Adds the last dispatch of `dispatcher` to `result`'s device interval.
   static void AddInterval(const vk::Dispatcher& dispatcher,
                           BatchResult& result);
@@ -684,8 +690,11 @@ class GpuExecutor final : public Executor, public Steerable {
   double precise_ns_per_exec_ = 0;
   double fast_ns_per_exec_ = 0;
   uint32_t next_parity_ = 0;
-  uint32_t control_epoch_ = 0;           // RF_CTRL_EPOCH of the last flight
-  bool cut_rounds_ = false;              // GpuExecutorOptions::cut_rounds
+  uint32_t control_epoch_ = 0;  // RF_CTRL_EPOCH of the last flight
+  bool cut_rounds_ = false;     // GpuExecutorOptions::cut_rounds
+  // Drain's dispatches are fuzzing rounds that cut themselves on an urgent
+  // find (RF_PUSH_CUT_ON_FIND).
+  bool cut_on_find_ = false;
   std::unique_ptr<vk::Buffer> corpus_;   // replaced when it grows
   std::unique_ptr<vk::Buffer> patches_;  // replaced when it grows
   std::unique_ptr<Program> precise_;

@@ -125,8 +125,11 @@ absl::Status GpuExecutor::SubmitBatch(absl::Span<const WorkItem> work,
                             snapshot + kSnapshotMaps,
                             RF_EDGE_MAP_WORDS + RF_SITE_MAP_WORDS});
 
-  const MegakernelPush push = MakePush(
+  MegakernelPush push = MakePush(
       count, Mix(seed * 0x9E3779B97F4A7C15ull + (uint64_t{++epoch_} << 32)));
+  // A flight with service runs is not cut: the executor needs their results
+  // whole.
+  if (cut_rounds_ && service_slots == 0) push.flags |= RF_PUSH_CUT_ON_FIND;
   absl::Status submitted =
       DispatcherOf(program, parity)
           .Submit(absl::MakeConstSpan(reinterpret_cast<const uint8_t*>(&push),
@@ -299,7 +302,7 @@ absl::StatusOr<BatchResult> GpuExecutor::FlightResult(const Flight& flight,
                             snapshot + kSnapshotMaps + RF_EDGE_MAP_WORDS);
   coverage_stale_ = false;
   NotifyEpochEnd(flight.slot_count, flight.push_seed, flight.parity, snapshot,
-                 flight.cut);
+                 flight.cut || snapshot[RF_CTRL_CUT_EPOCH] >= flight.epoch);
   steered_ = nullptr;
   if (flight.service) {
     if (absl::Status s = FinishServiceRuns(flight.parity, result); !s.ok()) {
@@ -308,23 +311,15 @@ absl::StatusOr<BatchResult> GpuExecutor::FlightResult(const Flight& flight,
   }
   CollectCosts(flight.slot_count, result, flight.parity);
   const uint32_t pending = PendingSlots(flight.slot_count, flight.parity);
-  // A cut flight's unclaimed slots are dropped (PrepareToPublish empties
-  // them before the ring is published again).
-  if (flight.cut && pending != 0) {
-    const uint32_t* ring = RingOf(flight.parity).words();
-    for (uint32_t s = 0; s < flight.slot_count; ++s) {
-      const uint32_t* slot = ring + uint64_t{s} * RF_SLOT_WORDS;
-      if (slot[RF_SLOT_STATUS] == RF_STATUS_PUBLISHED ||
-          slot[RF_SLOT_STATUS] == RF_STATUS_REQUEUE) {
-        const uint32_t* args = slot + RF_SLOT_ARG0;
-        result.cut_executions +=
-            args[RF_ARG_COUNT] -
-            std::min(args[RF_ARG_EXECS], args[RF_ARG_COUNT]);
-      }
-    }
+  // Cut by CutEarlierRounds or by itself (RF_PUSH_CUT_ON_FIND): its
+  // unclaimed slots are dropped (PrepareToPublish empties them before the
+  // ring is published again).
+  const bool cut = flight.cut || snapshot[RF_CTRL_CUT_EPOCH] >= flight.epoch;
+  if (cut && pending != 0) {
+    result.cut_executions = PendingExecutions(flight.slot_count, flight.parity);
   }
-  unfinished = !host_stopped_ && !flight.cut && snapshot[RF_RES_STOP] == 0 &&
-               pending != 0;
+  unfinished =
+      !host_stopped_ && !cut && snapshot[RF_RES_STOP] == 0 && pending != 0;
   if (!unfinished) NotePace(*flight.program, result);
   result.off_pace = fast_ != nullptr && flight.program == precise_.get();
   result.readout_time = absl::Now() - readout_start;

@@ -55,11 +55,63 @@ TEST(GpuSignatureFlightsTest, OnlyFlightsWithServiceRunsAreCutAndOffPace) {
       continue;
     }
     on_pace = true;
-    EXPECT_EQ(r->executions, 4u * 400u);
+    // All of its work, but what a cut on an urgent find left unclaimed.
+    EXPECT_EQ(r->executions + r->cut_executions, 4u * 400u);
   }
   EXPECT_TRUE(on_pace);
   EXPECT_EQ(executor->validation_messages(), 0u)
       << executor->last_validation_message();
+}
+
+// -cut_rounds: a round of the signature build that finds new (counter,
+// hit-count class) pairs claims no more slots (RF_PUSH_CUT_ON_FIND), with
+// or without overlap; what it left is reported as not run, and its
+// candidates still come back as finds. Without the option a round runs all
+// of its work.
+TEST(GpuSignatureFlightsTest, ARoundThatFindsNewClassesCutsItself) {
+  for (const bool overlap : {false, true}) {
+    for (const bool cut_rounds : {false, true}) {
+      SCOPED_TRACE(testing::Message()
+                   << "overlap " << overlap << ", cut_rounds " << cut_rounds);
+      GpuExecutorOptions options = gpu_test::CpuOptions("many_paths.fz");
+      options.colorize = false;
+      options.coverage_mode = GpuExecutorOptions::CoverageMode::kSignature;
+      options.overlap = overlap ? GpuExecutorOptions::Overlap::kOn
+                                : GpuExecutorOptions::Overlap::kOff;
+      options.cut_rounds = cut_rounds;
+      auto executor = gpu_test::MakeExecutor(options);
+      ASSERT_NE(executor, nullptr);
+      ASSERT_TRUE(executor->AddInput(Str("zzzz")).ok());
+      ASSERT_TRUE(executor->Execute(Str("zzzz")).ok());
+      // 48 new paths one byte away from the seed: the first slots find
+      // some, long before the last of the 64 slots is claimed.
+      constexpr uint64_t kWork = 64ull * 4096;
+      uint64_t cut = 0, finds = 0;
+      for (uint64_t seed = 1; seed < 4; ++seed) {
+        absl::StatusOr<BatchResult> r;
+        if (overlap) {
+          ASSERT_TRUE(
+              executor->SubmitBatch(Work(RF_OP_HAVOC, 64, 4096), seed).ok());
+          r = executor->CollectBatch();
+        } else {
+          r = executor->RunBatch(Work(RF_OP_HAVOC, 64, 4096), seed);
+        }
+        ASSERT_TRUE(r.ok()) << r.status();
+        if (r->off_pace) continue;  // a flight with the precise build's runs
+        EXPECT_EQ(r->executions + r->cut_executions, kWork);
+        cut += r->cut_executions;
+        finds += r->finds.size();
+      }
+      if (cut_rounds) {
+        EXPECT_GT(cut, 0u);
+      } else {
+        EXPECT_EQ(cut, 0u);
+      }
+      if (!overlap) EXPECT_GT(finds, 0u) << "the candidates were judged";
+      EXPECT_EQ(executor->validation_messages(), 0u)
+          << executor->last_validation_message();
+    }
+  }
 }
 
 // New coverage found by the signature build comes back from the precise
