@@ -71,8 +71,9 @@ absl::Status GpuExecutor::SubmitBatch(absl::Span<const WorkItem> work,
   items.insert(items.end(), work.begin(),
                work.begin() +
                    std::min<size_t>(work.size(), ring_slots_ - service_slots));
-  const bool cut = fast_ != nullptr && &program == precise_.get();
-  const double share = cut ? PreciseFlightShare() : 1.0;
+  // A precise flight of a signature executor runs a share of its work.
+  const bool precise_flight = fast_ != nullptr && &program == precise_.get();
+  const double share = precise_flight ? PreciseFlightShare() : 1.0;
   for (size_t i = service_slots; i < items.size(); ++i) {
     if (items[i].opcode == RF_OP_CMP && items[i].parent >= logged_inputs_) {
       items[i].opcode = RF_OP_HAVOC;
@@ -81,7 +82,8 @@ absl::Status GpuExecutor::SubmitBatch(absl::Span<const WorkItem> work,
         1, static_cast<uint32_t>(std::ceil(items[i].count / share)));
   }
   const uint32_t lead =
-      service_slots + (cut ? AddSpeculativeRuns(items, service_slots) : 0);
+      service_slots +
+      (precise_flight ? AddSpeculativeRuns(items, service_slots) : 0);
   const uint32_t parity = next_parity_;
   const uint32_t count = static_cast<uint32_t>(items.size());
   if (absl::Status s = PrepareToPublish(RingOf(parity).words(), count);
@@ -301,8 +303,10 @@ absl::StatusOr<BatchResult> GpuExecutor::FlightResult(const Flight& flight,
   coverage_ = CountCoverage(snapshot + kSnapshotMaps,
                             snapshot + kSnapshotMaps + RF_EDGE_MAP_WORDS);
   coverage_stale_ = false;
+  // Cut by CutEarlierRounds or by itself (RF_PUSH_CUT_ON_FIND).
+  const bool cut = flight.cut || snapshot[RF_CTRL_CUT_EPOCH] >= flight.epoch;
   NotifyEpochEnd(flight.slot_count, flight.push_seed, flight.parity, snapshot,
-                 flight.cut || snapshot[RF_CTRL_CUT_EPOCH] >= flight.epoch);
+                 cut);
   steered_ = nullptr;
   if (flight.service) {
     if (absl::Status s = FinishServiceRuns(flight.parity, result); !s.ok()) {
@@ -311,10 +315,8 @@ absl::StatusOr<BatchResult> GpuExecutor::FlightResult(const Flight& flight,
   }
   CollectCosts(flight.slot_count, result, flight.parity);
   const uint32_t pending = PendingSlots(flight.slot_count, flight.parity);
-  // Cut by CutEarlierRounds or by itself (RF_PUSH_CUT_ON_FIND): its
-  // unclaimed slots are dropped (PrepareToPublish empties them before the
-  // ring is published again).
-  const bool cut = flight.cut || snapshot[RF_CTRL_CUT_EPOCH] >= flight.epoch;
+  // A cut flight's unclaimed slots are dropped (PrepareToPublish empties
+  // them before the ring is published again).
   if (cut && pending != 0) {
     result.cut_executions = PendingExecutions(flight.slot_count, flight.parity);
   }

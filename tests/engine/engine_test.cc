@@ -437,6 +437,33 @@ TEST(EngineTest, RunsIsExactWithOverlappedBatches) {
   EXPECT_EQ(1 + BatchedExecutionsRequested(executor), 12345u);
 }
 
+// New entries' first mutants need not wait for the rounds queued before
+// theirs: right after submitting such a batch the engine asks the executor
+// to cut the earlier ones (Executor::CutEarlierRounds), and only then.
+TEST(EngineTest, ABatchWithFirstMutantsCutsTheBatchesQueuedBeforeIt) {
+  Config config = TestConfig();
+  config.batch_slots = 8;
+  config.slot_execs = 50;
+  config.runs = 200000;
+  FakeExecutorOptions options;
+  options.magic = "0123456789ab";
+  options.overlap = 2;
+  FakeExecutor executor(options);
+  EngineRun run = RunEngine(config, executor, {});
+  ASSERT_TRUE(run.code == 0 || run.code == 77) << run.log;
+  // (The campaign's first batch gives the seeds their first mutants with
+  // nothing queued before it.)
+  size_t with_earlier = 0;
+  for (const FakeExecutor::Cut& cut : executor.cuts()) {
+    if (cut.in_flight < 2) continue;
+    ++with_earlier;
+    EXPECT_TRUE(cut.last_has_high);
+  }
+  EXPECT_GT(with_earlier, 0u) << "a campaign with finds";
+  // Not after every batch: most give no new entry its first mutants.
+  EXPECT_LT(executor.cuts().size(), executor.in_flight_at_submit().size());
+}
+
 // Runs an overlapped campaign (two batches in flight at most) whose
 // rounds each take `device_time` on the device against a 3 ms target.
 FakeExecutor RunOverlapped(absl::Duration device_time) {

@@ -124,6 +124,17 @@ absl::Status FakeExecutor::SubmitBatch(absl::Span<const WorkItem> work,
   return absl::OkStatus();
 }
 
+void FakeExecutor::CutEarlierRounds() {
+  Cut cut;
+  cut.in_flight = submitted_.size();
+  if (!submitted_.empty()) {
+    for (const WorkItem& item : submitted_.back().first) {
+      cut.last_has_high |= item.priority <= RF_PRIORITY_HIGH;
+    }
+  }
+  cuts_.push_back(cut);
+}
+
 absl::StatusOr<BatchResult> FakeExecutor::CollectBatch() {
   if (submitted_.empty()) {
     return absl::FailedPreconditionError("CollectBatch with none in flight");

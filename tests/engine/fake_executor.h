@@ -95,6 +95,9 @@ class FakeExecutor final : public Executor {
   bool OldestBatchAddsNoInputs() const override {
     return options_.bugs_only && !submitted_.empty();
   }
+  // Records the call: the batches in flight, and whether the last one
+  // submitted holds HIGH items (new entries' first mutants).
+  void CutEarlierRounds() override;
 
   // What the engine did to this executor.
   const std::vector<Bytes>& inputs() const { return inputs_; }
@@ -116,6 +119,13 @@ class FakeExecutor final : public Executor {
   const std::vector<size_t>& collected_at_submit() const {
     return collected_at_submit_;
   }
+  // Per CutEarlierRounds call: the batches in flight then, and whether the
+  // last one submitted held a HIGH item.
+  struct Cut {
+    size_t in_flight = 0;
+    bool last_has_high = false;
+  };
+  const std::vector<Cut>& cuts() const { return cuts_; }
 
  private:
   // Runs `input`; returns the Find it produces, if any.
@@ -135,6 +145,7 @@ class FakeExecutor final : public Executor {
   std::vector<size_t> inputs_at_submit_;
   std::vector<size_t> in_flight_at_submit_;
   std::vector<size_t> collected_at_submit_;
+  std::vector<Cut> cuts_;
   size_t collected_ = 0;
   int batches_run_ = 0;
   absl::flat_hash_set<uint64_t> features_;
