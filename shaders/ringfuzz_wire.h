@@ -339,7 +339,8 @@
 #define RF_PUSH_REPORT_ALL 2u  // queue every fault, even one seen before
 // The signature build: a candidate with new (counter, hit-count class)
 // pairs raises RF_CTRL_CUT_EPOCH to this dispatch's epoch, so the dispatch
-// claims no more slots and its finds reach the host sooner.
+// claims no more slots below HIGH priority and its finds reach the host
+// sooner.
 #define RF_PUSH_CUT_ON_FIND 4u
 
 // Descriptor bindings of the megakernel (set 0).

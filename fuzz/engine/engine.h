@@ -457,8 +457,8 @@ class Engine {
     std::optional<StatusAt> at;  // none: the counters when printed
     bool closes_batch = false;
   };
-  // Rounds CutEarlierRounds ended early, and the executions they did not
-  // run (BatchResult::cut_executions).
+  // Rounds cut short for urgent work, and the executions they did not run
+  // (BatchResult::cut_executions).
   uint64_t rounds_cut_ = 0;
   uint64_t cut_executions_ = 0;
   std::vector<NewUnit> new_units_waiting_;

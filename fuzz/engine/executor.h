@@ -123,8 +123,9 @@ struct BatchResult {
   // precise build's service runs), so its time per execution says nothing
   // about the fuzzing pace: round sizers skip it.
   bool off_pace = false;
-  // Work of the batch that never ran because CutEarlierRounds ended it
-  // early (0: it ran whole).
+  // Work of the batch that never ran because it was cut short for urgent
+  // work (CutEarlierRounds, or the executor's own cut on a find; 0: it ran
+  // whole).
   uint64_t cut_executions = 0;
 };
 

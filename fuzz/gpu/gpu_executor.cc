@@ -749,29 +749,18 @@ void GpuExecutor::CollectMutatorUses(const uint32_t* uses,
   }
 }
 
-uint64_t GpuExecutor::PendingExecutions(uint32_t slot_count,
-                                        uint32_t parity) const {
+GpuExecutor::PendingWork GpuExecutor::Pending(uint32_t slot_count,
+                                              uint32_t parity) const {
   const uint32_t* ring = RingOf(parity).words();
-  uint64_t executions = 0;
+  PendingWork pending;
   for (uint32_t s = 0; s < slot_count; ++s) {
     const uint32_t* slot = ring + uint64_t{s} * RF_SLOT_WORDS;
     if (slot[RF_SLOT_STATUS] == RF_STATUS_PUBLISHED ||
         slot[RF_SLOT_STATUS] == RF_STATUS_REQUEUE) {
       const uint32_t* args = slot + RF_SLOT_ARG0;
-      executions +=
+      ++pending.slots;
+      pending.executions +=
           args[RF_ARG_COUNT] - std::min(args[RF_ARG_EXECS], args[RF_ARG_COUNT]);
-    }
-  }
-  return executions;
-}
-
-uint32_t GpuExecutor::PendingSlots(uint32_t slot_count, uint32_t parity) const {
-  const uint32_t* ring = RingOf(parity).words();
-  uint32_t pending = 0;
-  for (uint32_t s = 0; s < slot_count; ++s) {
-    const uint32_t status = ring[uint64_t{s} * RF_SLOT_WORDS + RF_SLOT_STATUS];
-    if (status == RF_STATUS_PUBLISHED || status == RF_STATUS_REQUEUE) {
-      ++pending;
     }
   }
   return pending;
@@ -917,10 +906,11 @@ absl::Status GpuExecutor::Drain(Program& program, uint32_t slot_count,
       host_stopped_ = true;
       return absl::OkStatus();
     }
-    const uint32_t pending = PendingSlots(slot_count, parity);
+    const PendingWork left = Pending(slot_count, parity);
+    const uint32_t pending = left.slots;
     if (pending == 0) return absl::OkStatus();
     if (cut) {
-      result.cut_executions += PendingExecutions(slot_count, parity);
+      result.cut_executions += left.executions;
       return absl::OkStatus();
     }
     if (ctrl[RF_CTRL_DONE_COUNT] == done_before && ctrl[RF_RES_EXECS] == 0) {

@@ -518,10 +518,15 @@ class GpuExecutor final : public Executor, public Steerable {
   void CollectCosts(uint32_t slot_count, BatchResult& result,
                     uint32_t parity = 0);
   // Slots of the first `slot_count` of ring `parity` still PUBLISHED or
-  // REQUEUE.
-  uint32_t PendingSlots(uint32_t slot_count, uint32_t parity) const;
-  // The executions those slots still had to run.
-  uint64_t PendingExecutions(uint32_t slot_count, uint32_t parity) const;
+  // REQUEUE, and the executions they still had to run (one pass).
+  struct PendingWork {
+    uint32_t slots = 0;
+    uint64_t executions = 0;
+  };
+  PendingWork Pending(uint32_t slot_count, uint32_t parity) const;
+  uint32_t PendingSlots(uint32_t slot_count, uint32_t parity) const {
+    return Pending(slot_count, parity).slots;
+  }
   // Adds the last dispatch of `dispatcher` to `result`'s device interval.
   static void AddInterval(const vk::Dispatcher& dispatcher,
                           BatchResult& result);
@@ -635,7 +640,8 @@ class GpuExecutor final : public Executor, public Steerable {
   WireView Wire(uint32_t slot_count, uint32_t push_seed, uint32_t parity = 0,
                 const uint32_t* control = nullptr) const;
   // Tells the observer that a round ended (see DispatchObserver); `cut`:
-  // CutEarlierRounds ended it, so its pending slots will not run.
+  // it was cut short (RF_CTRL_CUT_EPOCH), so its pending slots will not
+  // run.
   void NotifyEpochEnd(uint32_t slot_count, uint32_t push_seed,
                       uint32_t parity = 0, const uint32_t* control = nullptr,
                       bool cut = false);

@@ -314,14 +314,12 @@ absl::StatusOr<BatchResult> GpuExecutor::FlightResult(const Flight& flight,
     }
   }
   CollectCosts(flight.slot_count, result, flight.parity);
-  const uint32_t pending = PendingSlots(flight.slot_count, flight.parity);
+  const PendingWork pending = Pending(flight.slot_count, flight.parity);
   // A cut flight's unclaimed slots are dropped (PrepareToPublish empties
   // them before the ring is published again).
-  if (cut && pending != 0) {
-    result.cut_executions = PendingExecutions(flight.slot_count, flight.parity);
-  }
-  unfinished =
-      !host_stopped_ && !cut && snapshot[RF_RES_STOP] == 0 && pending != 0;
+  if (cut) result.cut_executions = pending.executions;
+  unfinished = !host_stopped_ && !cut && snapshot[RF_RES_STOP] == 0 &&
+               pending.slots != 0;
   if (!unfinished) NotePace(*flight.program, result);
   result.off_pace = fast_ != nullptr && flight.program == precise_.get();
   result.readout_time = absl::Now() - readout_start;
