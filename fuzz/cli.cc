@@ -104,7 +104,9 @@ int RunCommandLine(absl::Span<const std::string> args,
     return RunMerge(config, **executor, parsed->positional, out,
                     std::move(timeout_judge));
   }
-  Engine engine(config, **executor, out);
+  // The engine owns the executor: one it replaces (value profile, a lost
+  // device) frees its device memory at once.
+  Engine engine(config, *std::move(executor), out);
   engine.SetTimeoutJudge(std::move(timeout_judge));
   // After a lost device the engine makes its executor again, as this one
   // was made (the factory's log lines go to the same stream).

@@ -70,6 +70,12 @@ Engine::Engine(const Config& config, Executor& executor, std::ostream& out,
       seed_(DeriveSeed(config.seed)),
       work_dir_("", config.artifact_prefix, config.exact_artifact_path) {}
 
+Engine::Engine(const Config& config, std::unique_ptr<Executor> executor,
+               std::ostream& out, Clock& clock, SteeringOptions steering)
+    : Engine(config, *executor, out, clock, std::move(steering)) {
+  owned_executor_ = std::move(executor);
+}
+
 int Engine::Run(const std::vector<std::string>& positional) {
   start_ = last_status_ = clock_.Now();
   out_ << "INFO: Seed: " << seed_ << "\n";
@@ -357,12 +363,19 @@ std::optional<int> Engine::MaybeTurnOnValueProfile(std::deque<Batch>& flights) {
           "the executor again and running the corpus of "
        << corpus_.size() << " inputs on it (-auto_value_profile=0 keeps it "
        << "off)" << std::endl;
+  absl::StatusOr<std::unique_ptr<Executor>> fresh = value_profile_remake_();
+  if (!fresh.ok()) {
+    // The campaign is worth more than the switch: it goes on as it was.
+    out_ << "WARNING: could not turn value profile on ("
+         << fresh.status().message()
+         << "); fuzzing on without it (-use_value_profile=1 from the start "
+            "shows the error at once)"
+         << std::endl;
+    return std::nullopt;
+  }
   // A device lost from now on comes back with value profile on.
   remake_ = value_profile_remake_;
-  if (auto code = ReplaceExecutor(value_profile_remake_, flights,
-                                  "could not turn value profile on: ")) {
-    return code;
-  }
+  if (auto code = InstallExecutor(*std::move(fresh), flights)) return code;
   recovered_ = false;  // nothing was in flight: nothing to plan again
   return std::nullopt;
 }
@@ -574,6 +587,16 @@ std::optional<int> Engine::RecoverDevice(const absl::Status& lost,
 std::optional<int> Engine::ReplaceExecutor(const ExecutorFactory& factory,
                                            std::deque<Batch>& flights,
                                            absl::string_view failure) {
+  absl::StatusOr<std::unique_ptr<Executor>> fresh = factory();
+  if (!fresh.ok()) {
+    return Fail(absl::Status(fresh.status().code(),
+                             absl::StrCat(failure, fresh.status().message())));
+  }
+  return InstallExecutor(*std::move(fresh), flights);
+}
+
+std::optional<int> Engine::InstallExecutor(std::unique_ptr<Executor> fresh,
+                                           std::deque<Batch>& flights) {
   // Entries whose first mutants were still to run were timed on the old
   // executor's clocks; the new one's do not continue them.
   tick_latency_.DropPending();
@@ -582,12 +605,7 @@ std::optional<int> Engine::ReplaceExecutor(const ExecutorFactory& factory,
   // below iff it ran: while fuzzing).
   const bool steered = steering_ != nullptr;
   steering_.reset();
-  absl::StatusOr<std::unique_ptr<Executor>> fresh = factory();
-  if (!fresh.ok()) {
-    return Fail(absl::Status(fresh.status().code(),
-                             absl::StrCat(failure, fresh.status().message())));
-  }
-  owned_executor_ = *std::move(fresh);
+  owned_executor_ = std::move(fresh);
   executor_ = owned_executor_.get();
   if (!dictionary_.empty()) {
     if (absl::Status s = executor_->SetDictionary(dictionary_); !s.ok()) {

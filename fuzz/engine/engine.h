@@ -141,6 +141,12 @@ class Engine {
   // config.telemetry_out and config.dump_buffers).
   Engine(const Config& config, Executor& executor, std::ostream& out,
          Clock& clock = RealClock(), SteeringOptions steering = {});
+  // The same, with the engine owning `executor`: when it is replaced (a
+  // lost device, the value-profile switch) it is destroyed, so its device
+  // memory is freed instead of held until the campaign ends.
+  Engine(const Config& config, std::unique_ptr<Executor> executor,
+         std::ostream& out, Clock& clock = RealClock(),
+         SteeringOptions steering = {});
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
 
@@ -159,8 +165,10 @@ class Engine {
   // without a new corpus input, the engine lets the batches in flight end,
   // replaces its executor with one from this factory (the corpus and the
   // dictionary given to it, each input run once, as after a lost device)
-  // and goes on; a device lost later is remade by this factory too. Unset
-  // (or auto_value_profile 0), the executor stays. Call before Run.
+  // and goes on; a device lost later is remade by this factory too. Where
+  // the factory fails, the campaign goes on with the executor it has (a
+  // warning says why). Unset (or auto_value_profile 0), the executor
+  // stays. Call before Run.
   void SetValueProfileFactory(ExecutorFactory factory) {
     value_profile_remake_ = std::move(factory);
   }
@@ -208,16 +216,21 @@ class Engine {
   // -auto_value_profile (SetValueProfileFactory): marks the switch due once
   // the loop went that long without a new corpus input, and makes it when
   // no batch is in flight (while it is due, FuzzLoop plans no new ones).
-  // Returns an exit code iff the run must end (the new executor failed).
+  // Returns an exit code iff the run must end (the new executor could not
+  // take the corpus back).
   std::optional<int> MaybeTurnOnValueProfile(std::deque<Batch>& flights);
-  // Replaces the executor with one from `factory` (latencies still pending
-  // are dropped: they were timed on the old one's clocks) and gives it the
-  // dictionary and the corpus (in order, each input run once), restarts the
-  // steering if it ran, and submits `flights` again on an overlapping
-  // executor. `failure` starts the error when the factory fails.
+  // Replaces the executor with one from `factory`; `failure` starts the
+  // error when the factory fails.
   std::optional<int> ReplaceExecutor(const ExecutorFactory& factory,
                                      std::deque<Batch>& flights,
                                      absl::string_view failure);
+  // Makes `fresh` the executor (latencies still pending are dropped: they
+  // were timed on the old one's clocks; an owned old one is destroyed) and
+  // gives it the dictionary and the corpus (in order, each input run once),
+  // restarts the steering if it ran, and submits `flights` again on an
+  // overlapping executor.
+  std::optional<int> InstallExecutor(std::unique_ptr<Executor> fresh,
+                                     std::deque<Batch>& flights);
   // -reload: runs the files other processes added to the corpus directory
   // since the last poll (if one is due), adds those with new coverage to
   // the corpus and prints a RELOAD line. `flights`: the batches in the air
@@ -390,7 +403,9 @@ class Engine {
 
   const Config& config_;
   Executor* executor_;
-  std::unique_ptr<Executor> owned_executor_;  // made after a lost device
+  // The executor in use where the engine owns it (given to the
+  // constructor, or made after a lost device or for value profile).
+  std::unique_ptr<Executor> owned_executor_;
   ExecutorFactory remake_;
   ExecutorFactory value_profile_remake_;
   bool value_profile_due_ = false;

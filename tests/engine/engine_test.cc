@@ -1019,6 +1019,68 @@ TEST(EngineTest, ValueProfileIsTurnedOnAfterTheQuietTime) {
   }
 }
 
+// An engine that owns its executor destroys it when value profile replaces
+// it: the first executor's memory (on a GPU, its device buffers) is not
+// held for the rest of the campaign.
+TEST(EngineTest, TheExecutorReplacedForValueProfileIsReleased) {
+  TempDir root;
+  FakeExecutorOptions options;
+  options.coverage = false;
+  auto lifetime = std::make_shared<int>(0);
+  const std::weak_ptr<int> first_alive = lifetime;
+  FakeExecutorOptions first_options = options;
+  first_options.lifetime = std::move(lifetime);
+  Config config = TestConfig();
+  config.auto_value_profile = 5;
+  FakeClock clock(absl::Milliseconds(100));
+  std::ostringstream log;
+  bool alive_when_made = false;
+  Engine engine(config,
+                std::make_unique<FakeExecutor>(std::move(first_options)), log,
+                clock);
+  engine.SetValueProfileFactory(
+      [&]() -> absl::StatusOr<std::unique_ptr<Executor>> {
+        alive_when_made = !first_alive.expired();
+        FakeExecutorOptions with = options;
+        with.coverage = true;
+        return std::unique_ptr<Executor>(std::make_unique<FakeExecutor>(with));
+      });
+  EXPECT_EQ(engine.Run({root.Sub("out")}), 77) << log.str();
+  EXPECT_TRUE(engine.value_profile_switched());
+  // Alive while its replacement was made, destroyed once it took over.
+  EXPECT_TRUE(alive_when_made);
+  EXPECT_TRUE(first_alive.expired());
+  ExpectExecutorHoldsTheCorpus(engine);
+}
+
+// A value-profile executor that cannot be made (a build that fails or runs
+// out of memory) leaves the campaign going on the executor it had.
+TEST(EngineTest, AValueProfileExecutorThatCannotBeMadeLeavesTheCampaignGoing) {
+  FakeExecutorOptions options;
+  options.coverage = false;
+  FakeExecutor first(options);
+  Config config = TestConfig();
+  config.auto_value_profile = 5;
+  config.runs = 200000;
+  FakeClock clock(absl::Milliseconds(100));
+  std::ostringstream log;
+  Engine engine(config, first, log, clock);
+  int made = 0;
+  engine.SetValueProfileFactory(
+      [&]() -> absl::StatusOr<std::unique_ptr<Executor>> {
+        ++made;
+        return absl::ResourceExhaustedError("no room for the maps");
+      });
+  EXPECT_EQ(engine.Run({}), 0) << log.str();
+  EXPECT_EQ(made, 1);  // tried once, not every round after
+  EXPECT_EQ(&engine.executor(), &first);
+  EXPECT_EQ(engine.total_executions(), 200000u);
+  EXPECT_THAT(log.str(),
+              HasSubstr("WARNING: could not turn value profile on (no room "
+                        "for the maps); fuzzing on without it"));
+  EXPECT_THAT(log.str(), HasSubstr("Done 200000 runs"));
+}
+
 // With -auto_value_profile=0 the factory is never used, however long the
 // campaign stalls.
 TEST(EngineTest, AutoValueProfileZeroNeverSwitches) {

@@ -15,6 +15,7 @@
 #include <deque>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <random>
 #include <set>
@@ -68,6 +69,9 @@ struct FakeExecutorOptions {
   // AddInput takes at most this many inputs; past it, it fails as a GPU
   // executor whose memory bound is reached does (ResourceExhausted).
   size_t corpus_limit = std::numeric_limits<size_t>::max();
+  // Held for the executor's lifetime: a test keeps a weak_ptr to see when
+  // the executor (and every copy of it) is gone.
+  std::shared_ptr<const void> lifetime;
 };
 
 class FakeExecutor final : public Executor {
