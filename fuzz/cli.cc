@@ -65,6 +65,7 @@ int RunCommandLine(absl::Span<const std::string> args,
     // The workers resolve -max_len themselves, as one process would.
     return run_multi(args, config, parsed->positional, out);
   }
+  const bool automatic_len = config.max_len == 0;
   if (config.max_len == 0) {
     config.max_len = static_cast<int64_t>(
         AutomaticMaxLen(LargestInputSize(parsed->positional)));
@@ -124,6 +125,27 @@ int RunCommandLine(absl::Span<const std::string> args,
       again.use_value_profile = true;
       return make_executor(again);
     });
+  }
+  // -auto_max_len: longer inputs when coverage stalls, where the length
+  // limit was not given (the same executor built for a longer limit); only
+  // as long as the target can loop over every byte of an input
+  // kLoopPassesPerInput times within the loop budget of one execution
+  // (lavapipe's is 2,048 steps, a GPU's 65,536: a longer input would turn
+  // loops over it into timeouts the twin does not see).
+  uint64_t grow_to = static_cast<uint64_t>(config.auto_max_len);
+  if (const uint64_t steps = engine.executor().loop_steps(); steps != 0) {
+    grow_to = std::min(grow_to, steps / kLoopPassesPerInput);
+  }
+  if (automatic_len && grow_to > static_cast<uint64_t>(config.max_len) &&
+      !config.reproducible) {
+    engine.SetLengthFactory(
+        [&make_executor, config](size_t max_len, bool value_profile) {
+          Config again = config;
+          again.max_len = static_cast<int64_t>(max_len);
+          again.use_value_profile = value_profile;
+          return make_executor(again);
+        },
+        static_cast<size_t>(config.max_len), static_cast<size_t>(grow_to));
   }
   const int code = engine.Run(parsed->positional);
   if (!config.coverage_report.empty()) {

@@ -40,6 +40,10 @@ using MultiDeviceRunner = std::function<int(
 absl::Status WriteCoverageReport(const Executor& executor,
                                  const std::string& path);
 
+// -auto_max_len grows the length limit only while one execution's loop
+// budget (Executor::loop_steps) covers this many passes over an input.
+inline constexpr uint64_t kLoopPassesPerInput = 8;
+
 // Returns the automatic -max_len for inputs of at most `largest_input`
 // bytes: max(64, largest_input rounded up to a multiple of 4), at most
 // kMaxLenLimit (longer seeds are truncated, as with an explicit -max_len).

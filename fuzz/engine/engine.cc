@@ -342,21 +342,40 @@ std::optional<int> Engine::RunSeeds(const std::vector<Bytes>& seeds) {
   return std::nullopt;
 }
 
-std::optional<int> Engine::MaybeTurnOnValueProfile(std::deque<Batch>& flights) {
-  if (!value_profile_remake_ || value_profile_switched_ ||
-      config_.auto_value_profile <= 0 || !loop_start_) {
+std::optional<int> Engine::MaybeRemakeOnStall(std::deque<Batch>& flights) {
+  const bool value_profile_next = value_profile_remake_ &&
+                                  !value_profile_switched_ &&
+                                  config_.auto_value_profile > 0;
+  const bool longer_next = length_remake_ && max_len() < max_len_cap_;
+  if ((!value_profile_next && !longer_next) || !loop_start_) {
     return std::nullopt;
   }
-  if (!value_profile_due_) {
+  if (!remake_due_) {
+    const absl::Duration now = clock_.Now();
     const absl::Duration quiet =
-        clock_.Now() - std::max(last_new_input_, *loop_start_);
-    if (quiet < absl::Seconds(config_.auto_value_profile)) {
+        now - std::max({last_new_input_, *loop_start_, last_remake_});
+    const absl::Duration wait = absl::Seconds(config_.auto_value_profile > 0
+                                                  ? config_.auto_value_profile
+                                                  : kDefaultQuietSeconds);
+    if (quiet < wait) return std::nullopt;
+    // A new executor costs its build and pays off over time: none when
+    // less than the quiet time of -max_total_time is left.
+    if (config_.max_total_time > 0 &&
+        now - start_ + wait > absl::Seconds(config_.max_total_time)) {
       return std::nullopt;
     }
-    value_profile_due_ = true;
+    remake_due_ = true;
   }
   if (!flights.empty()) return std::nullopt;  // they end first
-  value_profile_due_ = false;
+  remake_due_ = false;
+  std::optional<int> code =
+      value_profile_next ? TurnOnValueProfile(flights) : GrowMaxLen(flights);
+  // The quiet time starts again once the new executor runs.
+  last_remake_ = clock_.Now();
+  return code;
+}
+
+std::optional<int> Engine::TurnOnValueProfile(std::deque<Batch>& flights) {
   value_profile_switched_ = true;
   out_ << "INFO: no new input for " << config_.auto_value_profile
        << " s: turning value profile on (-use_value_profile=1): building "
@@ -375,6 +394,39 @@ std::optional<int> Engine::MaybeTurnOnValueProfile(std::deque<Batch>& flights) {
   }
   // A device lost from now on comes back with value profile on.
   remake_ = value_profile_remake_;
+  if (auto code = InstallExecutor(*std::move(fresh), flights)) return code;
+  recovered_ = false;  // nothing was in flight: nothing to plan again
+  return std::nullopt;
+}
+
+std::optional<int> Engine::GrowMaxLen(std::deque<Batch>& flights) {
+  const size_t from = max_len();
+  const size_t to = std::min(max_len_cap_, from * kMaxLenGrowth);
+  const bool value_profile =
+      value_profile_switched_ || config_.use_value_profile;
+  const int seconds = config_.auto_value_profile > 0
+                          ? config_.auto_value_profile
+                          : kDefaultQuietSeconds;
+  out_ << "INFO: no new input for " << seconds << " s: raising -max_len from "
+       << from << " to " << to
+       << " bytes: building the executor again and running the corpus of "
+       << corpus_.size() << " inputs on it (-auto_max_len=0 keeps " << from
+       << "; -max_len=N fixes the length)" << std::endl;
+  absl::StatusOr<std::unique_ptr<Executor>> fresh =
+      length_remake_(to, value_profile);
+  if (!fresh.ok()) {
+    out_ << "WARNING: could not raise -max_len to " << to << " ("
+         << fresh.status().message() << "); fuzzing on at " << from
+         << std::endl;
+    max_len_cap_ = from;  // not again
+    return std::nullopt;
+  }
+  max_len_ = to;
+  input_limit_ = std::min(to, (*fresh)->max_len());
+  // A device lost from now on comes back at this length.
+  remake_ = [factory = length_remake_, to, value_profile] {
+    return factory(to, value_profile);
+  };
   if (auto code = InstallExecutor(*std::move(fresh), flights)) return code;
   recovered_ = false;  // nothing was in flight: nothing to plan again
   return std::nullopt;
@@ -402,9 +454,9 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler) {
   int idle_batches = 0;
   while (true) {
     if (auto code = Reload(flights, in_flight_requested)) return code;
-    if (auto code = MaybeTurnOnValueProfile(flights)) return code;
-    while (flights.size() < depth && !HoldBehind(flights) &&
-           !value_profile_due_ && !BudgetSpent(in_flight_requested)) {
+    if (auto code = MaybeRemakeOnStall(flights)) return code;
+    while (flights.size() < depth && !HoldBehind(flights) && !remake_due_ &&
+           !BudgetSpent(in_flight_requested)) {
       absl::StatusOr<Batch> batch = PlanBatch(
           configured, scheduler, flights.empty(), in_flight_requested);
       if (!batch.ok()) return Fail(batch.status());
@@ -427,7 +479,7 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler) {
     // after it.
     std::optional<Batch> early;
     if (depth > 1 && flights.size() == depth && !HoldBehind(flights) &&
-        executor_->OldestBatchAddsNoInputs() && !value_profile_due_ &&
+        executor_->OldestBatchAddsNoInputs() && !remake_due_ &&
         !BudgetSpent(in_flight_requested)) {
       absl::StatusOr<Batch> batch =
           PlanBatch(configured, scheduler, false, in_flight_requested);
@@ -1150,7 +1202,7 @@ absl::StatusOr<std::optional<size_t>> Engine::AddToCorpus(
         absl::StrCat("the executor returned corpus index ", *index,
                      " twice (this is a bug in the executor)"));
   }
-  if (value_profile_remake_) last_new_input_ = clock_.Now();
+  if (value_profile_remake_ || length_remake_) last_new_input_ = clock_.Now();
   return added;
 }
 

@@ -174,6 +174,33 @@ class Engine {
   }
   // Whether the engine turned value profile on (SetValueProfileFactory).
   bool value_profile_switched() const { return value_profile_switched_; }
+  // Makes the executor again for inputs of up to `max_len` bytes, with
+  // value profile on iff `value_profile`.
+  using LengthFactory = std::function<absl::StatusOr<std::unique_ptr<Executor>>(
+      size_t max_len, bool value_profile)>;
+  // Longer inputs when coverage stalls (-auto_max_len): `max_len` is the
+  // length limit in use. Once the fuzzing loop has gone the quiet time
+  // (config.auto_value_profile seconds, or kDefaultQuietSeconds where that
+  // is 0) without a new corpus input, and value profile is on or will not
+  // be turned on, the engine lets the batches in flight end and replaces
+  // its executor with one from `factory` for kMaxLenGrowth times the
+  // length, at most `cap` (as for value profile: the corpus and the
+  // dictionary given to it), and goes on; after each growth the quiet time
+  // starts again. A device lost later is remade at the grown length. Where
+  // the factory fails, the length stays and is not raised again. Call
+  // before Run.
+  void SetLengthFactory(LengthFactory factory, size_t max_len, size_t cap) {
+    length_remake_ = std::move(factory);
+    max_len_ = max_len;
+    max_len_cap_ = cap;
+  }
+  static constexpr int kDefaultQuietSeconds = 10;
+  static constexpr size_t kMaxLenGrowth = 4;
+  // The input length limit in use: the constructor's config.max_len, or
+  // what SetLengthFactory grew it to.
+  size_t max_len() const {
+    return max_len_ != 0 ? max_len_ : static_cast<size_t>(config_.max_len);
+  }
   // Judges the inputs that exhaust the loop budget (timeout_judge.h): only
   // those it confirms are reported as timeouts. Call before Run.
   void SetTimeoutJudge(std::unique_ptr<TimeoutJudge> judge) {
@@ -213,12 +240,16 @@ class Engine {
                                std::vector<Bytes>& seeds);
   std::optional<int> RunSeeds(const std::vector<Bytes>& seeds);
   std::optional<int> FuzzLoop(Scheduler& scheduler);
-  // -auto_value_profile (SetValueProfileFactory): marks the switch due once
-  // the loop went that long without a new corpus input, and makes it when
-  // no batch is in flight (while it is due, FuzzLoop plans no new ones).
-  // Returns an exit code iff the run must end (the new executor could not
-  // take the corpus back).
-  std::optional<int> MaybeTurnOnValueProfile(std::deque<Batch>& flights);
+  // -auto_value_profile and -auto_max_len (SetValueProfileFactory,
+  // SetLengthFactory): marks a new executor due once the loop went the
+  // quiet time without a new corpus input (and without a new executor),
+  // and makes it when no batch is in flight (while it is due, FuzzLoop
+  // plans no new ones): value profile first, then longer inputs. Returns an
+  // exit code iff the run must end (the new executor could not take the
+  // corpus back).
+  std::optional<int> MaybeRemakeOnStall(std::deque<Batch>& flights);
+  std::optional<int> TurnOnValueProfile(std::deque<Batch>& flights);
+  std::optional<int> GrowMaxLen(std::deque<Batch>& flights);
   // Replaces the executor with one from `factory`; `failure` starts the
   // error when the factory fails.
   std::optional<int> ReplaceExecutor(const ExecutorFactory& factory,
@@ -408,8 +439,13 @@ class Engine {
   std::unique_ptr<Executor> owned_executor_;
   ExecutorFactory remake_;
   ExecutorFactory value_profile_remake_;
-  bool value_profile_due_ = false;
+  LengthFactory length_remake_;
+  size_t max_len_ = 0;      // 0: config_.max_len
+  size_t max_len_cap_ = 0;  // SetLengthFactory's cap
+  bool remake_due_ = false;
   bool value_profile_switched_ = false;
+  // When the last executor made on a stall took over (the clock's time).
+  absl::Duration last_remake_;
   // When the last input joined the corpus (the clock's time).
   absl::Duration last_new_input_;
   int device_losses_ = 0;                 // in a row

@@ -233,6 +233,10 @@ class Executor {
   // Largest input the executor can run, in bytes.
   virtual size_t max_len() const = 0;
 
+  // Loop iterations one execution may run before it counts as a timeout;
+  // 0 when the executor sets no such bound.
+  virtual uint64_t loop_steps() const { return 0; }
+
   // One line naming the device it runs on (for reports), e.g. "llvmpipe
   // (LLVM 15.0.6, 256 bits) [cpu, lavapipe]"; "" when it has none.
   virtual std::string DeviceDescription() const { return ""; }

@@ -214,6 +214,7 @@ class GpuExecutor final : public Executor, public Steerable {
   static CoverageSummary CountCoverage(const uint32_t* edge_map,
                                        const uint32_t* site_map);
   size_t max_len() const override { return len_limit_; }
+  uint64_t loop_steps() const override { return exec_steps_; }
   absl::StatusOr<std::vector<LineCoverage>> Lines() const override;
   std::vector<Bytes> AutoDictionary() const override;
   std::vector<Bytes> RecommendedDictionary() const override;

@@ -1081,6 +1081,141 @@ TEST(EngineTest, AValueProfileExecutorThatCannotBeMadeLeavesTheCampaignGoing) {
   EXPECT_THAT(log.str(), HasSubstr("Done 200000 runs"));
 }
 
+// TestConfig for campaigns that stall: inputs of at most `max_len` bytes,
+// a 5 s quiet time, `runs` executions.
+Config StallConfig(int64_t max_len, int64_t runs) {
+  Config config = TestConfig();
+  config.max_len = max_len;
+  config.auto_value_profile = 5;
+  config.runs = runs;
+  return config;
+}
+
+// A length factory that makes FakeExecutors like `options` for the length
+// asked, and records each call (length, value profile) in `made`.
+Engine::LengthFactory FakeLengthFactory(
+    const FakeExecutorOptions& options,
+    std::vector<std::pair<size_t, bool>>& made) {
+  return [options, &made](
+             size_t max_len,
+             bool value_profile) -> absl::StatusOr<std::unique_ptr<Executor>> {
+    made.emplace_back(max_len, value_profile);
+    FakeExecutorOptions longer = options;
+    longer.max_len = max_len;
+    return std::unique_ptr<Executor>(std::make_unique<FakeExecutor>(longer));
+  };
+}
+
+// A target whose bug needs a longer input than the length limit: its
+// coverage stalls at the limit; after the quiet time the engine makes the
+// executor again for 4x the length (SetLengthFactory) and the campaign goes
+// on to the bug.
+TEST(EngineTest, InputsGrowLongerAfterTheQuietTime) {
+  for (uint32_t overlap : {1u, 2u}) {
+    TempDir root;
+    FakeExecutorOptions options;
+    options.overlap = overlap;
+    options.max_len = 4;
+    options.magic = "FUZ!?";  // one byte past the first limit
+    FakeExecutor first(options);
+    const Config config = StallConfig(4, TestConfig().runs);
+    FakeClock clock(absl::Milliseconds(100));
+    std::ostringstream log;
+    Engine engine(config, first, log, clock);
+    std::vector<std::pair<size_t, bool>> made;
+    engine.SetLengthFactory(FakeLengthFactory(options, made), 4, 4096);
+    EXPECT_EQ(engine.Run({root.Sub("out")}), 77) << log.str();
+    ASSERT_FALSE(made.empty()) << log.str();
+    EXPECT_EQ(made[0], std::make_pair(size_t{16}, false));
+    EXPECT_EQ(engine.max_len(), made.back().first);
+    EXPECT_THAT(log.str(), HasSubstr("INFO: no new input for 5 s: raising "
+                                     "-max_len from 4 to 16 bytes"));
+    EXPECT_THAT(log.str(), HasSubstr("fz_crash"));
+    EXPECT_NE(&engine.executor(), &first);
+    ExpectExecutorHoldsTheCorpus(engine);
+  }
+}
+
+// Value profile comes first; the next stall grows the length, with value
+// profile kept on; growth stops at the cap; and the quiet time starts again
+// after each new executor.
+TEST(EngineTest, ValueProfileFirstThenLongerInputsUpToTheCap) {
+  FakeExecutorOptions options;
+  options.coverage = false;  // stalls from the start
+  options.max_len = 8;
+  FakeExecutor first(options);
+  const Config config = StallConfig(8, 400000);
+  FakeClock clock(absl::Milliseconds(100));
+  std::ostringstream log;
+  Engine engine(config, first, log, clock);
+  int value_profile_made = 0;
+  engine.SetValueProfileFactory(
+      [&]() -> absl::StatusOr<std::unique_ptr<Executor>> {
+        ++value_profile_made;
+        return std::unique_ptr<Executor>(
+            std::make_unique<FakeExecutor>(options));
+      });
+  std::vector<std::pair<size_t, bool>> made;
+  engine.SetLengthFactory(FakeLengthFactory(options, made), 8, 100);
+  EXPECT_EQ(engine.Run({}), 0) << log.str();
+  EXPECT_EQ(value_profile_made, 1);
+  EXPECT_THAT(made, ElementsAre(std::make_pair(size_t{32}, true),
+                                std::make_pair(size_t{100}, true)));
+  // Value profile came first.
+  EXPECT_LT(log.str().find("turning value profile on"),
+            log.str().find("raising -max_len"));
+  EXPECT_EQ(engine.max_len(), 100u);
+  EXPECT_EQ(engine.executor().max_len(), 100u);
+}
+
+// A length factory that fails leaves the campaign going at the length it
+// had, and is not tried again.
+TEST(EngineTest, ALongerExecutorThatCannotBeMadeLeavesTheLength) {
+  FakeExecutorOptions options;
+  options.coverage = false;
+  options.max_len = 8;
+  FakeExecutor first(options);
+  Config config = StallConfig(8, 400000);
+  config.auto_value_profile = 0;  // no value profile: the default quiet time
+  FakeClock clock(absl::Milliseconds(100));
+  std::ostringstream log;
+  Engine engine(config, first, log, clock);
+  int made = 0;
+  engine.SetLengthFactory(
+      [&](size_t, bool) -> absl::StatusOr<std::unique_ptr<Executor>> {
+        ++made;
+        return absl::ResourceExhaustedError("no room for the rings");
+      },
+      8, 4096);
+  EXPECT_EQ(engine.Run({}), 0) << log.str();
+  EXPECT_EQ(made, 1);
+  EXPECT_EQ(&engine.executor(), &first);
+  EXPECT_EQ(engine.max_len(), 8u);
+  EXPECT_THAT(log.str(), HasSubstr("INFO: no new input for 10 s: raising "
+                                   "-max_len from 8 to 32 bytes"));
+  EXPECT_THAT(log.str(), HasSubstr("WARNING: could not raise -max_len to 32 "
+                                   "(no room for the rings); fuzzing on at 8"));
+}
+
+// No new executor in the last quiet time of -max_total_time: it would cost
+// its build and have no time to pay off.
+TEST(EngineTest, NoNewExecutorNearTheEndOfTheTimeBudget) {
+  FakeExecutorOptions options;
+  options.coverage = false;
+  options.max_len = 8;
+  FakeExecutor first(options);
+  Config config = StallConfig(8, -1);
+  config.max_total_time = 8;  // stalls at 5 s, with 3 s left
+  FakeClock clock(absl::Milliseconds(100));
+  std::ostringstream log;
+  Engine engine(config, first, log, clock);
+  std::vector<std::pair<size_t, bool>> made;
+  engine.SetLengthFactory(FakeLengthFactory(options, made), 8, 4096);
+  EXPECT_EQ(engine.Run({}), 0) << log.str();
+  EXPECT_THAT(made, IsEmpty());
+  EXPECT_THAT(log.str(), Not(HasSubstr("raising -max_len")));
+}
+
 // With -auto_value_profile=0 the factory is never used, however long the
 // campaign stalls.
 TEST(EngineTest, AutoValueProfileZeroNeverSwitches) {

@@ -113,9 +113,10 @@ TEST(FlagParserTest, IgnoredLibFuzzerFlagsWarnOnceWithTheReason) {
               ElementsAre("WARNING: ringfuzz ignores -rss_limit_mb: the "
                           "target runs on the device and allocates no host "
                           "memory",
-                          "WARNING: ringfuzz ignores -len_control: there is "
-                          "no growing length limit: mutants may reach "
-                          "-max_len at once"));
+                          "WARNING: ringfuzz ignores -len_control: mutants "
+                          "may reach -max_len at once; without -max_len, "
+                          "ringfuzz raises the limit itself when coverage "
+                          "stalls (-auto_max_len)"));
 }
 
 TEST(FlagParserTest, IgnoreRemainingArgsDropsEverythingAfterIt) {
