@@ -344,7 +344,7 @@ std::optional<int> Engine::RunSeeds(const std::vector<Bytes>& seeds) {
 
 std::optional<int> Engine::MaybeRemakeOnStall(std::deque<Batch>& flights) {
   const bool value_profile_next = value_profile_remake_ &&
-                                  !value_profile_switched_ &&
+                                  !value_profile_tried_ &&
                                   config_.auto_value_profile > 0;
   const bool longer_next = length_remake_ && max_len() < max_len_cap_;
   if ((!value_profile_next && !longer_next) || !loop_start_) {
@@ -376,7 +376,7 @@ std::optional<int> Engine::MaybeRemakeOnStall(std::deque<Batch>& flights) {
 }
 
 std::optional<int> Engine::TurnOnValueProfile(std::deque<Batch>& flights) {
-  value_profile_switched_ = true;
+  value_profile_tried_ = true;
   out_ << "INFO: no new input for " << config_.auto_value_profile
        << " s: turning value profile on (-use_value_profile=1): building "
           "the executor again and running the corpus of "
@@ -394,6 +394,7 @@ std::optional<int> Engine::TurnOnValueProfile(std::deque<Batch>& flights) {
   }
   // A device lost from now on comes back with value profile on.
   remake_ = value_profile_remake_;
+  value_profile_switched_ = true;
   if (auto code = InstallExecutor(*std::move(fresh), flights)) return code;
   recovered_ = false;  // nothing was in flight: nothing to plan again
   return std::nullopt;

@@ -443,7 +443,8 @@ class Engine {
   size_t max_len_ = 0;      // 0: config_.max_len
   size_t max_len_cap_ = 0;  // SetLengthFactory's cap
   bool remake_due_ = false;
-  bool value_profile_switched_ = false;
+  bool value_profile_tried_ = false;     // the switch was attempted
+  bool value_profile_switched_ = false;  // and its executor runs
   // When the last executor made on a stall took over (the clock's time).
   absl::Duration last_remake_;
   // When the last input joined the corpus (the clock's time).

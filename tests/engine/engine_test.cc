@@ -1073,6 +1073,7 @@ TEST(EngineTest, AValueProfileExecutorThatCannotBeMadeLeavesTheCampaignGoing) {
       });
   EXPECT_EQ(engine.Run({}), 0) << log.str();
   EXPECT_EQ(made, 1);  // tried once, not every round after
+  EXPECT_FALSE(engine.value_profile_switched());
   EXPECT_EQ(&engine.executor(), &first);
   EXPECT_EQ(engine.total_executions(), 200000u);
   EXPECT_THAT(log.str(),
@@ -1195,6 +1196,28 @@ TEST(EngineTest, ALongerExecutorThatCannotBeMadeLeavesTheLength) {
                                    "-max_len from 8 to 32 bytes"));
   EXPECT_THAT(log.str(), HasSubstr("WARNING: could not raise -max_len to 32 "
                                    "(no room for the rings); fuzzing on at 8"));
+}
+
+// After a value-profile build that failed, a later stall still grows the
+// length, without value profile.
+TEST(EngineTest, LongerInputsAfterAFailedValueProfileSwitchGoWithoutIt) {
+  FakeExecutorOptions options;
+  options.coverage = false;
+  options.max_len = 8;
+  FakeExecutor first(options);
+  const Config config = StallConfig(8, 400000);
+  FakeClock clock(absl::Milliseconds(100));
+  std::ostringstream log;
+  Engine engine(config, first, log, clock);
+  engine.SetValueProfileFactory(
+      []() -> absl::StatusOr<std::unique_ptr<Executor>> {
+        return absl::ResourceExhaustedError("no room for the maps");
+      });
+  std::vector<std::pair<size_t, bool>> made;
+  engine.SetLengthFactory(FakeLengthFactory(options, made), 8, 32);
+  EXPECT_EQ(engine.Run({}), 0) << log.str();
+  EXPECT_FALSE(engine.value_profile_switched());
+  EXPECT_THAT(made, ElementsAre(std::make_pair(size_t{32}, false)));
 }
 
 // No new executor in the last quiet time of -max_total_time: it would cost
