@@ -354,9 +354,7 @@ std::optional<int> Engine::MaybeRemakeOnStall(std::deque<Batch>& flights) {
     const absl::Duration now = clock_.Now();
     const absl::Duration quiet =
         now - std::max({last_new_input_, *loop_start_, last_remake_});
-    const absl::Duration wait = absl::Seconds(config_.auto_value_profile > 0
-                                                  ? config_.auto_value_profile
-                                                  : kDefaultQuietSeconds);
+    const absl::Duration wait = absl::Seconds(QuietSeconds());
     if (quiet < wait) return std::nullopt;
     // A new executor costs its build and pays off over time: none when
     // less than the quiet time of -max_total_time is left.
@@ -375,9 +373,14 @@ std::optional<int> Engine::MaybeRemakeOnStall(std::deque<Batch>& flights) {
   return code;
 }
 
+int Engine::QuietSeconds() const {
+  return config_.auto_value_profile > 0 ? config_.auto_value_profile
+                                        : kDefaultQuietSeconds;
+}
+
 std::optional<int> Engine::TurnOnValueProfile(std::deque<Batch>& flights) {
   value_profile_tried_ = true;
-  out_ << "INFO: no new input for " << config_.auto_value_profile
+  out_ << "INFO: no new input for " << QuietSeconds()
        << " s: turning value profile on (-use_value_profile=1): building "
           "the executor again and running the corpus of "
        << corpus_.size() << " inputs on it (-auto_value_profile=0 keeps it "
@@ -405,11 +408,8 @@ std::optional<int> Engine::GrowMaxLen(std::deque<Batch>& flights) {
   const size_t to = std::min(max_len_cap_, from * kMaxLenGrowth);
   const bool value_profile =
       value_profile_switched_ || config_.use_value_profile;
-  const int seconds = config_.auto_value_profile > 0
-                          ? config_.auto_value_profile
-                          : kDefaultQuietSeconds;
-  out_ << "INFO: no new input for " << seconds << " s: raising -max_len from "
-       << from << " to " << to
+  out_ << "INFO: no new input for " << QuietSeconds()
+       << " s: raising -max_len from " << from << " to " << to
        << " bytes: building the executor again and running the corpus of "
        << corpus_.size() << " inputs on it (-auto_max_len=0 keeps " << from
        << "; -max_len=N fixes the length)" << std::endl;

@@ -248,6 +248,9 @@ class Engine {
   // exit code iff the run must end (the new executor could not take the
   // corpus back).
   std::optional<int> MaybeRemakeOnStall(std::deque<Batch>& flights);
+  // The quiet time, in seconds: config.auto_value_profile, or
+  // kDefaultQuietSeconds where that is 0.
+  int QuietSeconds() const;
   std::optional<int> TurnOnValueProfile(std::deque<Batch>& flights);
   std::optional<int> GrowMaxLen(std::deque<Batch>& flights);
   // Replaces the executor with one from `factory`; `failure` starts the

@@ -1653,7 +1653,7 @@ void GpuExecutor::NotifyEpochEnd(uint32_t slot_count, uint32_t push_seed,
   if (steered_ == nullptr) return;
   const uint32_t* ctrl = control != nullptr ? control : control_.words();
   const bool last = host_stopped_ || cut || ctrl[RF_RES_STOP] != 0 ||
-                    PendingSlots(slot_count, parity) == 0;
+                    Pending(slot_count, parity).slots == 0;
   steered_->OnEpochEnd(Wire(slot_count, push_seed, parity, control), last);
 }
 

@@ -525,9 +525,6 @@ class GpuExecutor final : public Executor, public Steerable {
     uint64_t executions = 0;
   };
   PendingWork Pending(uint32_t slot_count, uint32_t parity) const;
-  uint32_t PendingSlots(uint32_t slot_count, uint32_t parity) const {
-    return Pending(slot_count, parity).slots;
-  }
   // Adds the last dispatch of `dispatcher` to `result`'s device interval.
   static void AddInterval(const vk::Dispatcher& dispatcher,
                           BatchResult& result);

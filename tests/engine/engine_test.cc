@@ -980,110 +980,8 @@ TEST(EngineTest, LostDeviceUnderEarlyPlannedRoundsKeepsRunsExact) {
   EXPECT_EQ(last.most_in_flight(), 2u);
 }
 
-// -auto_value_profile: an executor whose executions bring no new coverage
-// (FakeExecutorOptions::coverage = false, as a target whose comparisons no
-// edge leads to) stalls; after the quiet time the engine makes the
-// value-profile executor, gives it the corpus in order, and the campaign
-// goes on to the bug that executor's features lead to.
-TEST(EngineTest, ValueProfileIsTurnedOnAfterTheQuietTime) {
-  for (uint32_t overlap : {1u, 2u}) {
-    TempDir root;
-    FakeExecutorOptions options;
-    options.overlap = overlap;
-    options.coverage = false;
-    FakeExecutor first(options);
-    int made = 0;
-    Config config = TestConfig();
-    config.auto_value_profile = 5;
-    FakeClock clock(absl::Milliseconds(100));
-    std::ostringstream log;
-    Engine engine(config, first, log, clock);
-    engine.SetValueProfileFactory(
-        [&]() -> absl::StatusOr<std::unique_ptr<Executor>> {
-          ++made;
-          FakeExecutorOptions with = options;
-          with.coverage = true;
-          return std::unique_ptr<Executor>(
-              std::make_unique<FakeExecutor>(with));
-        });
-    EXPECT_EQ(engine.Run({root.Sub("out")}), 77) << log.str();
-    EXPECT_EQ(made, 1);
-    EXPECT_TRUE(engine.value_profile_switched());
-    EXPECT_THAT(log.str(), HasSubstr("INFO: no new input for 5 s: turning "
-                                     "value profile on"));
-    EXPECT_THAT(log.str(), HasSubstr("fz_crash"));
-    // The first executor never saw the bug's prefix; the new one holds the
-    // whole corpus, in order.
-    EXPECT_NE(&engine.executor(), &first);
-    ExpectExecutorHoldsTheCorpus(engine);
-  }
-}
-
-// An engine that owns its executor destroys it when value profile replaces
-// it: the first executor's memory (on a GPU, its device buffers) is not
-// held for the rest of the campaign.
-TEST(EngineTest, TheExecutorReplacedForValueProfileIsReleased) {
-  TempDir root;
-  FakeExecutorOptions options;
-  options.coverage = false;
-  auto lifetime = std::make_shared<int>(0);
-  const std::weak_ptr<int> first_alive = lifetime;
-  FakeExecutorOptions first_options = options;
-  first_options.lifetime = std::move(lifetime);
-  Config config = TestConfig();
-  config.auto_value_profile = 5;
-  FakeClock clock(absl::Milliseconds(100));
-  std::ostringstream log;
-  bool alive_when_made = false;
-  Engine engine(config,
-                std::make_unique<FakeExecutor>(std::move(first_options)), log,
-                clock);
-  engine.SetValueProfileFactory(
-      [&]() -> absl::StatusOr<std::unique_ptr<Executor>> {
-        alive_when_made = !first_alive.expired();
-        FakeExecutorOptions with = options;
-        with.coverage = true;
-        return std::unique_ptr<Executor>(std::make_unique<FakeExecutor>(with));
-      });
-  EXPECT_EQ(engine.Run({root.Sub("out")}), 77) << log.str();
-  EXPECT_TRUE(engine.value_profile_switched());
-  // Alive while its replacement was made, destroyed once it took over.
-  EXPECT_TRUE(alive_when_made);
-  EXPECT_TRUE(first_alive.expired());
-  ExpectExecutorHoldsTheCorpus(engine);
-}
-
-// A value-profile executor that cannot be made (a build that fails or runs
-// out of memory) leaves the campaign going on the executor it had.
-TEST(EngineTest, AValueProfileExecutorThatCannotBeMadeLeavesTheCampaignGoing) {
-  FakeExecutorOptions options;
-  options.coverage = false;
-  FakeExecutor first(options);
-  Config config = TestConfig();
-  config.auto_value_profile = 5;
-  config.runs = 200000;
-  FakeClock clock(absl::Milliseconds(100));
-  std::ostringstream log;
-  Engine engine(config, first, log, clock);
-  int made = 0;
-  engine.SetValueProfileFactory(
-      [&]() -> absl::StatusOr<std::unique_ptr<Executor>> {
-        ++made;
-        return absl::ResourceExhaustedError("no room for the maps");
-      });
-  EXPECT_EQ(engine.Run({}), 0) << log.str();
-  EXPECT_EQ(made, 1);  // tried once, not every round after
-  EXPECT_FALSE(engine.value_profile_switched());
-  EXPECT_EQ(&engine.executor(), &first);
-  EXPECT_EQ(engine.total_executions(), 200000u);
-  EXPECT_THAT(log.str(),
-              HasSubstr("WARNING: could not turn value profile on (no room "
-                        "for the maps); fuzzing on without it"));
-  EXPECT_THAT(log.str(), HasSubstr("Done 200000 runs"));
-}
-
-// TestConfig for campaigns that stall: inputs of at most `max_len` bytes,
-// a 5 s quiet time, `runs` executions.
+// TestConfig for campaigns that stall: inputs of at most `max_len` bytes
+// (0: TestConfig's), a 5 s quiet time, `runs` executions.
 Config StallConfig(int64_t max_len, int64_t runs) {
   Config config = TestConfig();
   config.max_len = max_len;
@@ -1105,6 +1003,115 @@ Engine::LengthFactory FakeLengthFactory(
     longer.max_len = max_len;
     return std::unique_ptr<Executor>(std::make_unique<FakeExecutor>(longer));
   };
+}
+
+// A value-profile factory that calls `made` and then makes a FakeExecutor
+// like `options` whose executions report coverage (the features value
+// profile adds).
+Engine::ExecutorFactory FakeValueProfileFactory(
+    const FakeExecutorOptions& options, std::function<void()> made) {
+  return [options, made = std::move(
+                       made)]() -> absl::StatusOr<std::unique_ptr<Executor>> {
+    made();
+    FakeExecutorOptions with = options;
+    with.coverage = true;
+    return std::unique_ptr<Executor>(std::make_unique<FakeExecutor>(with));
+  };
+}
+
+// A campaign that replaced `first` after the stall `info` names went on to
+// the bug, on a new executor that holds the whole corpus, in order.
+void ExpectANewExecutorFoundTheBug(Engine& engine, const Executor& first,
+                                   const std::string& log,
+                                   const std::string& info) {
+  EXPECT_THAT(log, HasSubstr(info));
+  EXPECT_THAT(log, HasSubstr("fz_crash"));
+  EXPECT_NE(&engine.executor(), &first);
+  ExpectExecutorHoldsTheCorpus(engine);
+}
+
+// -auto_value_profile: an executor whose executions bring no new coverage
+// (FakeExecutorOptions::coverage = false, as a target whose comparisons no
+// edge leads to) stalls; after the quiet time the engine makes the
+// value-profile executor, gives it the corpus in order, and the campaign
+// goes on to the bug that executor's features lead to.
+TEST(EngineTest, ValueProfileIsTurnedOnAfterTheQuietTime) {
+  for (uint32_t overlap : {1u, 2u}) {
+    TempDir root;
+    FakeExecutorOptions options;
+    options.overlap = overlap;
+    options.coverage = false;
+    FakeExecutor first(options);
+    int made = 0;
+    const Config config = StallConfig(0, TestConfig().runs);
+    FakeClock clock(absl::Milliseconds(100));
+    std::ostringstream log;
+    Engine engine(config, first, log, clock);
+    engine.SetValueProfileFactory(
+        FakeValueProfileFactory(options, [&] { ++made; }));
+    EXPECT_EQ(engine.Run({root.Sub("out")}), 77) << log.str();
+    EXPECT_EQ(made, 1);
+    EXPECT_TRUE(engine.value_profile_switched());
+    // The first executor never saw the bug's prefix.
+    ExpectANewExecutorFoundTheBug(
+        engine, first, log.str(),
+        "INFO: no new input for 5 s: turning value profile on");
+  }
+}
+
+// An engine that owns its executor destroys it when value profile replaces
+// it: the first executor's memory (on a GPU, its device buffers) is not
+// held for the rest of the campaign.
+TEST(EngineTest, TheExecutorReplacedForValueProfileIsReleased) {
+  TempDir root;
+  FakeExecutorOptions options;
+  options.coverage = false;
+  auto lifetime = std::make_shared<int>(0);
+  const std::weak_ptr<int> first_alive = lifetime;
+  FakeExecutorOptions first_options = options;
+  first_options.lifetime = std::move(lifetime);
+  const Config config = StallConfig(0, TestConfig().runs);
+  FakeClock clock(absl::Milliseconds(100));
+  std::ostringstream log;
+  bool alive_when_made = false;
+  Engine engine(config,
+                std::make_unique<FakeExecutor>(std::move(first_options)), log,
+                clock);
+  engine.SetValueProfileFactory(FakeValueProfileFactory(
+      options, [&] { alive_when_made = !first_alive.expired(); }));
+  EXPECT_EQ(engine.Run({root.Sub("out")}), 77) << log.str();
+  EXPECT_TRUE(engine.value_profile_switched());
+  // Alive while its replacement was made, destroyed once it took over.
+  EXPECT_TRUE(alive_when_made);
+  EXPECT_TRUE(first_alive.expired());
+  ExpectExecutorHoldsTheCorpus(engine);
+}
+
+// A value-profile executor that cannot be made (a build that fails or runs
+// out of memory) leaves the campaign going on the executor it had.
+TEST(EngineTest, AValueProfileExecutorThatCannotBeMadeLeavesTheCampaignGoing) {
+  FakeExecutorOptions options;
+  options.coverage = false;
+  FakeExecutor first(options);
+  const Config config = StallConfig(0, 200000);
+  FakeClock clock(absl::Milliseconds(100));
+  std::ostringstream log;
+  Engine engine(config, first, log, clock);
+  int made = 0;
+  engine.SetValueProfileFactory(
+      [&]() -> absl::StatusOr<std::unique_ptr<Executor>> {
+        ++made;
+        return absl::ResourceExhaustedError("no room for the maps");
+      });
+  EXPECT_EQ(engine.Run({}), 0) << log.str();
+  EXPECT_EQ(made, 1);  // tried once, not every round after
+  EXPECT_FALSE(engine.value_profile_switched());
+  EXPECT_EQ(&engine.executor(), &first);
+  EXPECT_EQ(engine.total_executions(), 200000u);
+  EXPECT_THAT(log.str(),
+              HasSubstr("WARNING: could not turn value profile on (no room "
+                        "for the maps); fuzzing on without it"));
+  EXPECT_THAT(log.str(), HasSubstr("Done 200000 runs"));
 }
 
 // A target whose bug needs a longer input than the length limit: its
@@ -1129,11 +1136,9 @@ TEST(EngineTest, InputsGrowLongerAfterTheQuietTime) {
     ASSERT_FALSE(made.empty()) << log.str();
     EXPECT_EQ(made[0], std::make_pair(size_t{16}, false));
     EXPECT_EQ(engine.max_len(), made.back().first);
-    EXPECT_THAT(log.str(), HasSubstr("INFO: no new input for 5 s: raising "
-                                     "-max_len from 4 to 16 bytes"));
-    EXPECT_THAT(log.str(), HasSubstr("fz_crash"));
-    EXPECT_NE(&engine.executor(), &first);
-    ExpectExecutorHoldsTheCorpus(engine);
+    ExpectANewExecutorFoundTheBug(engine, first, log.str(),
+                                  "INFO: no new input for 5 s: raising "
+                                  "-max_len from 4 to 16 bytes");
   }
 }
 
