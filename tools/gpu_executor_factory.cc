@@ -127,6 +127,7 @@ absl::StatusOr<std::unique_ptr<Executor>> MakeGpuExecutor(Config& config,
            "is kept depends on the GPU's scheduling, so runs may differ\n";
   }
   if (config.round_ms == 0) {
+    config.paced_rounds = !gpu.device_info().is_cpu && gpu.overlap() > 1;
     config.round_ms =
         absl::ToInt64Milliseconds(gpu.device_info().is_cpu ? kCpuRoundTime
                                   : gpu.overlap() > 1 ? kOverlappedRoundTime

@@ -38,6 +38,11 @@ struct Config {
   // know; false (fixed batches) for configs built any other way, e.g. in
   // tests.
   bool adaptive_rounds = false;
+  // Not a flag: true iff the executor factory chose -round_ms for rounds
+  // that overlap on a GPU (the user left it automatic): the engine may
+  // lengthen them while the executor's off-pace batches (precise flights)
+  // last long (Engine, kRoundsPerPreciseFlight). False elsewhere.
+  bool paced_rounds = false;
 };
 
 }  // namespace ringfuzz

@@ -540,6 +540,7 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler) {
                           ? result->device_time
                           : last_batch_time_);
     }
+    if (result->off_pace) PaceToOffPaceBatch(result->device_time);
     SetRoundTimes(*result);
     last_device_time_ = result->device_time;
     if (result->cut_executions > 0) {
@@ -746,7 +747,7 @@ bool Engine::HoldBehind(const std::deque<Batch>& flights) const {
   // The first round's length is unknown: it is held (its finds, the
   // start-up burst, are the campaign's most).
   if (rounds_ == 0) return true;
-  return last_device_time_ > kHoldRoundFactor * RoundTarget();
+  return last_device_time_ > kHoldRoundFactor * SizedTarget();
 }
 
 void Engine::SetRoundTimes(const BatchResult& result) {
@@ -872,6 +873,23 @@ absl::StatusOr<BatchResult> Engine::CollectTimedBatch() {
 absl::Duration Engine::RoundTarget() const {
   return config_.round_ms > 0 ? absl::Milliseconds(config_.round_ms)
                               : kCpuRoundTime;
+}
+
+absl::Duration Engine::SizedTarget() const {
+  return sizer_ ? sizer_->target() : RoundTarget();
+}
+
+void Engine::PaceToOffPaceBatch(absl::Duration device_time) {
+  if (!sizer_ || !config_.paced_rounds || device_time <= absl::ZeroDuration()) {
+    return;
+  }
+  off_pace_time_ = off_pace_time_ <= absl::ZeroDuration()
+                       ? device_time
+                       : kPreciseFlightWeight * device_time +
+                             (1 - kPreciseFlightWeight) * off_pace_time_;
+  const absl::Duration base = RoundTarget();
+  sizer_->SetTarget(std::clamp(kRoundsPerPreciseFlight * off_pace_time_, base,
+                               kMaxPacedRound * base));
 }
 
 std::optional<RoundSizer> Engine::MakeRoundSizer(uint32_t ceiling,
@@ -1425,6 +1443,7 @@ FinalStats Engine::CollectFinalStats() {
   stats.device_busy_percent = BusyPercent(device_busy(), LoopTime());
   stats.mutators = MutatorStats();
   stats.reloaded_units = reloaded_units_;
+  stats.executor = executor_->ExecutorStats();
   return stats;
 }
 
@@ -1558,11 +1577,14 @@ void Engine::PrintFeedbackSummary() {
          << cut_executions_ << " executions not run\n";
   }
   if (sizer_) {
-    out_ << "INFO: rounds sized for " << absl::FormatDuration(sizer_->target())
-         << " (-round_ms): the last batch ran "
-         << absl::FormatDuration(last_batch_time_) << " with " << last_slots_
-         << " slots of " << last_execs_per_slot_ << " mutants ("
-         << sizer_->floor() << ".." << sizer_->ceiling()
+    out_ << "INFO: rounds sized for "
+         << absl::FormatDuration(
+                absl::Trunc(sizer_->target(), absl::Microseconds(10)))
+         << (sizer_->target() != RoundTarget() ? " (paced to precise flights)"
+                                               : " (-round_ms)")
+         << ": the last batch ran " << absl::FormatDuration(last_batch_time_)
+         << " with " << last_slots_ << " slots of " << last_execs_per_slot_
+         << " mutants (" << sizer_->floor() << ".." << sizer_->ceiling()
          << "); fixed cost of a round about "
          << absl::FormatDuration(
                 absl::Trunc(sizer_->fixed_cost(), absl::Microseconds(10)))

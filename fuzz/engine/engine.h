@@ -121,6 +121,21 @@ inline constexpr absl::Duration kGpuRoundTime = absl::Milliseconds(30);
 // later.
 inline constexpr absl::Duration kOverlappedRoundTime = absl::Milliseconds(3);
 inline constexpr absl::Duration kCpuRoundTime = absl::Milliseconds(40);
+// Rounds paced to the precise flights (Config::paced_rounds). A signature
+// executor's precise flights (BatchResult::off_pace) last about the latency
+// of one precise execution of the slowest input they judge, however little
+// they run: bytecode_vm's 3.1-3.3 ms on an H100, as long as a 3 ms
+// signature round, so they took half the device's time. While they last
+// long, signature rounds aim at kRoundsPerPreciseFlight times their
+// (smoothed) length, within [the target, kMaxPacedRound times the target]:
+// on an H100 6 ms rounds against 3 ms ran bytecode_vm 1.17x faster with a
+// feedback latency p99 of 8.0/7.9 ms against 11.7/12.8 ms, while
+// magic_checksum, whose precise flights are short, lost 7-18% at 6 ms
+// (docs/perf.md), so targets with short precise flights keep the target.
+inline constexpr double kRoundsPerPreciseFlight = 2;
+inline constexpr double kMaxPacedRound = 2;
+// The weight of the newest precise flight in the smoothed length.
+inline constexpr double kPreciseFlightWeight = 0.25;
 // An overlapped round that gives new entries their first mutants is not
 // queued behind when rounds take more than this many times their target
 // (rounds held above the target by their floor, or by a GPU still raising
@@ -355,6 +370,12 @@ class Engine {
   void SetRoundTimes(const BatchResult& result);
   // A round's target time: -round_ms, else kCpuRoundTime.
   absl::Duration RoundTarget() const;
+  // The target the rounds are sized for now: the sizer's (RoundTarget,
+  // paced to the precise flights), else RoundTarget().
+  absl::Duration SizedTarget() const;
+  // Paces the rounds to an off-pace batch that took `device_time` on the
+  // device (Config::paced_rounds, kRoundsPerPreciseFlight).
+  void PaceToOffPaceBatch(absl::Duration device_time);
   // The round sizer for batches of at most `ceiling` mutants per slot, iff
   // rounds are sized by time (Config::adaptive_rounds); `overlapped`: the
   // executor overlaps rounds (their floor is
@@ -556,6 +577,8 @@ class Engine {
   absl::Duration dispatch_;  // BatchResult::device_time, summed
   uint64_t rounds_ = 0;      // batches run
   std::optional<RoundSizer> sizer_;
+  // Smoothed device time of the off-pace batches (Config::paced_rounds).
+  absl::Duration off_pace_time_;
   uint32_t last_execs_per_slot_ = 0;  // of the last batch
   uint32_t last_slots_ = 0;           // of the last batch
   absl::Duration last_batch_time_;    // of the last batch

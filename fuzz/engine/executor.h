@@ -11,6 +11,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -50,7 +51,8 @@ struct Find {
   uint32_t opcode = 0;    // work kind that produced it
   uint32_t code = 0;      // fz_crash code; overread, out-of-bounds: index
   uint32_t aux = 0;       // overread: input length; out-of-bounds: array
-                          // length; timeout: loop steps
+                          // length; timeout: loop steps; a signature
+                          // candidate (GPU executor): its seen-table bit + 1
   uint32_t new_bits = 0;  // coverage bits this execution set first
   // The mutators (RF_MUT_* in shaders/ringfuzz_mutators.h) that made `data`
   // from the parent, in application order; empty when the executor does
@@ -240,6 +242,11 @@ class Executor {
   // One line naming the device it runs on (for reports), e.g. "llvmpipe
   // (LLVM 15.0.6, 256 bits) [cpu, lavapipe]"; "" when it has none.
   virtual std::string DeviceDescription() const { return ""; }
+  // Counters of the executor's own for the final stats (-print_final_stats:
+  // "stat::<name>: <value>"), names in snake_case; none by default.
+  virtual std::vector<std::pair<std::string, uint64_t>> ExecutorStats() const {
+    return {};
+  }
 
   // Tokens the target itself suggests (e.g. the constants it compares
   // with), to be merged into the mutation dictionary.

@@ -83,6 +83,19 @@ void RoundSizer::Observe(uint64_t executions, absl::Duration elapsed) {
   nn_ = kDecay * nn_ + n * n;
   nt_ = kDecay * nt_ + n * t;
   Fit();
+  Size(most, n);
+  if (observed_ % kProbeEvery == 1) probe_due_ = true;
+}
+
+void RoundSizer::SetTarget(absl::Duration target) {
+  if (target <= absl::ZeroDuration() || target == target_) return;
+  target_ = target;
+  if (per_exec_ > 0) Size(most_execs_, last_execs_);
+}
+
+void RoundSizer::Size(uint64_t most, double last) {
+  most_execs_ = most;
+  last_execs_ = last;
   const double target = absl::ToDoubleSeconds(target_);
   const double plain =
       std::max(target - fixed_, (min_round_per_fixed_ - 1) * fixed_) /
@@ -98,8 +111,7 @@ void RoundSizer::Observe(uint64_t executions, absl::Duration elapsed) {
   };
   batch_execs_ = bounded(plain);
   urgent_execs_ = bounded(urgent);
-  probe_execs_ = bounded(2 * std::max(plain, n));
-  if (observed_ % kProbeEvery == 1) probe_due_ = true;
+  probe_execs_ = bounded(2 * std::max(plain, last));
 }
 
 }  // namespace ringfuzz

@@ -94,6 +94,9 @@ class RoundSizer {
   uint32_t ExecsPerSlot(uint32_t slots, bool urgent = false);
   // Records that a batch ran `executions` in `elapsed`.
   void Observe(uint64_t executions, absl::Duration elapsed);
+  // A new target time (> 0) for the batches sized from now on; the fit of
+  // the device's speed is kept.
+  void SetTarget(absl::Duration target);
 
   absl::Duration target() const { return target_; }
   uint32_t floor() const { return floor_; }
@@ -106,6 +109,9 @@ class RoundSizer {
  private:
   // Refits fixed_ and per_exec_ from the decayed sums.
   void Fit();
+  // The sizes of the next plain, urgent and probe batches from the fit,
+  // each at most `most` executions; `last` is the last batch's.
+  void Size(uint64_t most, double last);
 
   absl::Duration target_;
   double min_round_per_fixed_;
@@ -120,6 +126,8 @@ class RoundSizer {
   uint64_t batch_execs_ = 0;   // executions the next batch aims at; 0: floor
   uint64_t urgent_execs_ = 0;  // the same for an urgent batch
   uint64_t probe_execs_ = 0;   // the same for a probe
+  uint64_t most_execs_ = 0;    // the bound the sizes above were given
+  double last_execs_ = 0;      // the last measured batch's executions
   bool probe_due_ = false;     // the next batch that is not urgent probes
   uint32_t deferrals_ = 0;     // urgent batches the due probe waited for
   // The last fit saw batches of different sizes, so it separated the

@@ -89,7 +89,15 @@ std::string FormatFinalStats(const FinalStats& s) {
       Stat("feedback_latency_p99_ms", s.latency_p99_ms),
       Stat("device_busy_percent", s.device_busy_percent),
       s.reloaded_units > 0 ? Stat("reloaded_units", s.reloaded_units) : "",
-      FormatMutatorStats(s.mutators));
+      FormatExecutorStats(s.executor), FormatMutatorStats(s.mutators));
+}
+
+std::string FormatExecutorStats(
+    absl::Span<const std::pair<std::string, uint64_t>> stats) {
+  std::string text;
+  for (const auto& [name, value] : stats)
+    absl::StrAppend(&text, Stat(name, value));
+  return text;
 }
 
 std::string FormatMutatorStats(absl::Span<const MutatorStat> mutators) {

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/time/time.h"
@@ -86,6 +87,8 @@ struct FinalStats {
   // Inputs that -reload took from the corpus directory into the corpus
   // (written there by other processes).
   uint64_t reloaded_units = 0;
+  // The executor's own counters (Executor::ExecutorStats).
+  std::vector<std::pair<std::string, uint64_t>> executor;
 };
 
 // Returns libFuzzer's five "stat::" lines, then ringfuzz's
@@ -95,10 +98,16 @@ struct FinalStats {
 //   stat::device_busy_percent:      N
 // then, iff reloaded_units > 0,
 //   stat::reloaded_units:           N
+// then for each of `stats.executor`
+//   stat::<name>:                   N
 // and for each of `stats.mutators`
 //   stat::mutator_<name>:           <executions> execs, <finds> finds
 // each ending in '\n', values aligned as libFuzzer aligns them.
 std::string FormatFinalStats(const FinalStats& stats);
+
+// Returns a "stat::<name>: <value>" line per entry of `stats`, in order.
+std::string FormatExecutorStats(
+    absl::Span<const std::pair<std::string, uint64_t>> stats);
 
 // Returns the "stat::mutator_<name>:" lines of `mutators`, in their order.
 std::string FormatMutatorStats(absl::Span<const MutatorStat> mutators);

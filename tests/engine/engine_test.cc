@@ -119,6 +119,9 @@ struct DeviceSpeed {
   // signature executor's precise flights do.
   uint32_t off_pace_every = 0;
   int64_t off_pace_slowdown = 1;
+  // Nonzero: an off-pace batch takes this long instead, however little it
+  // runs, as a precise flight bound by its slowest execution does.
+  absl::Duration off_pace_time;
 };
 
 class TimedExecutor final : public Executor, public Steerable {
@@ -144,9 +147,11 @@ class TimedExecutor final : public Executor, public Steerable {
                           durations_.size() % speed_.off_pace_every == 0;
     result->off_pace = off_pace;
     const absl::Duration took =
-        speed_.overhead + speed_.per_exec *
-                              static_cast<int64_t>(result->executions) *
-                              (off_pace ? speed_.off_pace_slowdown : 1);
+        off_pace && speed_.off_pace_time > absl::ZeroDuration()
+            ? speed_.off_pace_time
+            : speed_.overhead + speed_.per_exec *
+                                    static_cast<int64_t>(result->executions) *
+                                    (off_pace ? speed_.off_pace_slowdown : 1);
     if (speed_.device_clock) {
       auto tick = [base = speed_.tick_base](absl::Duration t) {
         return base + static_cast<uint64_t>(absl::ToInt64Nanoseconds(t) / 10);
@@ -1614,6 +1619,79 @@ TEST(EngineTest, OffPaceBatchesDoNotSizeRounds) {
     ++plain;
   }
   EXPECT_GT(plain, 5u);
+}
+
+// Paced rounds (Config::paced_rounds): while the off-pace batches (a
+// signature executor's precise flights) last long, the other rounds aim at
+// kRoundsPerPreciseFlight times their length, within [the target,
+// kMaxPacedRound times the target]; short ones leave the target alone.
+// The device of AdaptiveRoundsConvergeToTheTargetDuration (1 ms + 16 * n
+// us per round, 10 ms target) with every third batch taking `off_pace`.
+struct PacedRun {
+  uint32_t plain_count = 0;  // mutants per slot of the plain rounds
+  size_t plain = 0;          // plain rounds from batch 12 on
+  std::string log;
+};
+PacedRun RunPaced(absl::Duration off_pace, bool paced) {
+  FakeClock clock;
+  DeviceSpeed speed;
+  speed.per_exec = absl::Microseconds(1);
+  speed.overhead = absl::Milliseconds(1);
+  speed.device_share = 1;
+  speed.off_pace_every = 3;
+  speed.off_pace_time = off_pace;
+  TimedExecutor executor(NoBug(), clock, speed);
+  Config config = AdaptiveConfig(4096, 600000);
+  config.paced_rounds = paced;
+  std::ostringstream out;
+  Engine engine(config, executor, out, clock);
+  PacedRun run;
+  EXPECT_EQ(engine.Run({}), 0) << out.str();
+  run.log = out.str();
+  const auto& batches = executor.batches();
+  EXPECT_GT(batches.size(), 30u);
+  // The plain rounds (not urgent, not off pace) from batch 12 on, when the
+  // fit has settled: one size (the most common), or a probe of twice it.
+  std::map<uint32_t, size_t> counts;
+  for (size_t b = 12; b + 1 < batches.size(); ++b) {
+    if (b % 3 == 0 || Urgent(batches[b])) continue;
+    ++counts[batches[b][0].count];
+  }
+  for (const auto& [count, n] : counts) {
+    if (n > run.plain) run = {count, n, run.log};
+  }
+  for (const auto& [count, n] : counts) {
+    if (count != run.plain_count) EXPECT_EQ(count, 2 * run.plain_count);
+  }
+  return run;
+}
+
+TEST(EngineTest, PacedRoundsLengthenWhilePreciseFlightsLastLong) {
+  // 8 ms flights: rounds of 16 ms, 1 ms + 16 * n us: n = 938.
+  PacedRun run = RunPaced(absl::Milliseconds(8), /*paced=*/true);
+  EXPECT_EQ(run.plain_count, 938u);
+  EXPECT_GT(run.plain, 5u);
+  EXPECT_THAT(run.log, HasSubstr("INFO: rounds sized for 16ms (paced to "
+                                 "precise flights)"));
+  // 30 ms flights: at most twice the target, 20 ms: n = 1188.
+  run = RunPaced(absl::Milliseconds(30), /*paced=*/true);
+  EXPECT_EQ(run.plain_count, 1188u);
+  EXPECT_GT(run.plain, 5u);
+}
+
+TEST(EngineTest, PacedRoundsKeepTheTargetWhilePreciseFlightsAreShort) {
+  // 3 ms flights: twice that is under the 10 ms target: n = 563.
+  PacedRun run = RunPaced(absl::Milliseconds(3), /*paced=*/true);
+  EXPECT_EQ(run.plain_count, 563u);
+  EXPECT_GT(run.plain, 5u);
+  EXPECT_THAT(run.log, HasSubstr("INFO: rounds sized for 10ms (-round_ms)"));
+}
+
+TEST(EngineTest, RoundsAreNotPacedWhereTheUserSetTheTarget) {
+  // Config::paced_rounds is false where -round_ms came from the user.
+  PacedRun run = RunPaced(absl::Milliseconds(30), /*paced=*/false);
+  EXPECT_EQ(run.plain_count, 563u);
+  EXPECT_GT(run.plain, 5u);
 }
 
 // A round whose fixed part alone exceeds the target settles at

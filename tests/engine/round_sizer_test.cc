@@ -34,6 +34,22 @@ TEST(RoundSizerTest, UrgentBatchesAimAtTheUrgentShareOfTheTarget) {
   EXPECT_NEAR(urgent, 250, 2);
 }
 
+TEST(RoundSizerTest, ANewTargetSizesTheNextBatchFromTheSameFit) {
+  RoundSizer sizer(absl::Milliseconds(10), 1, 1 << 20);
+  Train(sizer, 16, 40);
+  // No new batch measured: 1 ms + 16 n us = 20 ms, urgent 10 ms.
+  sizer.SetTarget(absl::Milliseconds(20));
+  EXPECT_EQ(sizer.target(), absl::Milliseconds(20));
+  EXPECT_NEAR(sizer.ExecsPerSlot(16), 1188, 2);
+  EXPECT_NEAR(sizer.ExecsPerSlot(16, /*urgent=*/true), 563, 2);
+  // And back.
+  sizer.SetTarget(absl::Milliseconds(10));
+  EXPECT_NEAR(sizer.ExecsPerSlot(16), 563, 2);
+  // A target of zero is no target: ignored.
+  sizer.SetTarget(absl::ZeroDuration());
+  EXPECT_EQ(sizer.target(), absl::Milliseconds(10));
+}
+
 TEST(RoundSizerTest, AFixedPartAboveTheTargetSetsTheFloorOfARound) {
   // A device of 30 ms + n us per round and a 10 ms target: a round takes
   // min_round_per_fixed times 30 ms, urgent or not.
