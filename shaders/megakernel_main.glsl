@@ -354,9 +354,12 @@ void rf_run_slot(uint slot, uint lane) {
     // unseen: a later execution with it is a candidate again.
     // It says how many (counter, class) pairs it visits first: the host
     // judges those candidates before new combinations of known pairs.
+    // It carries its seen-table bit (+ 1) in RF_FIND_AUX: the host un-marks
+    // the bit of a candidate it drops unjudged.
     uint bit = rf_signature() & (RF_SEEN_BITS - 1u);
     if (rf_mark(RF_RES_SEEN + (bit >> 5u), 1u << (bit & 31u)) != 0u) {
       rf_new_bits = rf_new_classes(false);
+      rf_fault_aux = bit + 1u;
       uint stored =
           rf_push_find(RF_FIND_CANDIDATE, slot, source, opcode, mutations);
       if (stored == 0u) rf_unmark(RF_RES_SEEN * 32u + bit + 1u);

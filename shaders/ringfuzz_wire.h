@@ -231,7 +231,8 @@
 #define RF_FIND_LEN 4u     // input length in bytes
 #define RF_FIND_CODE 5u    // fz_crash code; overread/out-of-bounds: index
 // AUX: overread: the input length; out-of-bounds: the bounds site (host:
-// the array's length); timeout: loop steps.
+// the array's length); timeout: loop steps; candidate: the bit of the seen
+// table (RF_RES_SEEN) it marked, plus 1.
 #define RF_FIND_AUX 6u
 #define RF_FIND_NEW_BITS 7u  // coverage bits this input set first
 // SITE: the source location index of a fault (rf_loc); out-of-bounds: the

@@ -284,6 +284,13 @@ class GpuExecutor final : public Executor, public Steerable {
   // found the backlog of such candidates full (overlapped signature
   // flights): never re-run.
   uint64_t candidates_dropped() const { return pending_trials_.dropped(); }
+  // Dropped candidates whose signatures were un-marked so far
+  // (AppendSeenClears).
+  uint64_t candidates_unmarked() const { return candidates_unmarked_; }
+  // Seen-table bits of dropped candidates that the next flights un-mark.
+  const std::vector<uint32_t>& unmarks_waiting() const { return unseen_again_; }
+  // Signature mode: signature_candidates_judged, _dropped and _unmarked.
+  std::vector<std::pair<std::string, uint64_t>> ExecutorStats() const override;
   // A flight whose only service runs would be signature candidates that
   // recombine known hit-count classes (no compare log or length trial due,
   // no candidate with a new class) leaves them waiting until this many
@@ -378,6 +385,10 @@ class GpuExecutor final : public Executor, public Steerable {
   static constexpr double kAssumedPreciseSlowdown = 8;
   static constexpr double kMaxPreciseShare = 256;
   static constexpr uint32_t kPendingCombinationFlights = 4;
+  // Most seen-table words a flight's submission rewrites to un-mark the
+  // signatures of dropped candidates (AppendSeenClears); the rest wait for
+  // the next flight.
+  static constexpr size_t kMaxSeenClearWords = 256;
   // Weight of the newest flight in the paces per execution.
   static constexpr double kPaceWeight = 0.25;
   // The colored copies logged beside corpus inputs [first, first + n)
@@ -616,6 +627,12 @@ class GpuExecutor final : public Executor, public Steerable {
   // Keeps a signature flight's candidates for the precise build to judge
   // in a later flight's service runs.
   void QueueCandidates(std::vector<Find>& candidates);
+  // Adds to `commands` the writes that un-mark the seen-table bits of
+  // dropped candidates (unseen_again_), at most kMaxSeenClearWords words:
+  // each word as the host reads it now, less those bits. A bit that a
+  // running flight sets in such a word after the read is cleared too; its
+  // signature is then merely a candidate once more.
+  void AppendSeenClears(vk::DispatchCommands& commands);
   // Copies the host's patch lists (patch_index_, patch_data_) to the patch
   // buffer, making it larger when they do not fit.
   absl::Status UploadPatches(uint32_t first_input);
@@ -678,6 +695,12 @@ class GpuExecutor final : public Executor, public Steerable {
   // kPendingCombinationFlights flights' worth of candidates that only
   // recombine known hit-count classes wait (set up in Create).
   TrialQueue pending_trials_{0};
+  // Seen-table bits (RF_RES_SEEN) of candidates dropped from
+  // pending_trials_: the next flights un-mark them (AppendSeenClears), so
+  // that a later execution with such a signature is a candidate again, as
+  // one that found the find queue full is (the device un-marks those).
+  std::vector<uint32_t> unseen_again_;
+  uint64_t candidates_unmarked_ = 0;
   // Flights planned without service runs since the last one with them
   // (kCombinationWaitFlights; flights planned while service runs were in
   // the air do not count).

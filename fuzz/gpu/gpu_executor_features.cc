@@ -74,6 +74,7 @@ absl::Status GpuExecutor::ResetCoverage() {
   // The signature build's seen table summarises the same coverage: an
   // execution it remembers would not be re-run precisely.
   std::memset(ctrl + RF_RES_SEEN, 0, RF_SEEN_WORDS * 4);
+  unseen_again_.clear();  // nothing left to un-mark
   // So does the deferred precise build's record of the static edges it
   // marked.
   std::memset(ctrl + RF_RES_STATIC_EDGES, 0, RF_STATIC_EDGE_WORDS * 4);

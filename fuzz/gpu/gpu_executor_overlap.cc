@@ -25,6 +25,7 @@
 #include "absl/strings/str_cat.h"
 #include "fuzz/gpu/gpu_executor.h"
 #include "fuzz/gpu/ring_slots.h"
+#include "fuzz/gpu/seen_clears.h"
 #include "fuzz/steer/steering_wire.h"
 #include "shaders/ringfuzz_wire.h"
 
@@ -115,6 +116,7 @@ absl::Status GpuExecutor::SubmitBatch(absl::Span<const WorkItem> work,
   commands.before.push_back(
       {&control_, RF_RES_MUTATOR_USES,
        std::vector<uint32_t>(RF_RES_MUTATOR_USE_WORDS, 0u)});
+  AppendSeenClears(commands);
   const uint64_t snapshot = uint64_t{parity} * kSnapshotWords;
   commands.after.push_back(
       {&control_, 0, snapshots_.get(), snapshot, RF_RES_EDGE_MAP});
@@ -539,9 +541,34 @@ void GpuExecutor::NotePace(const Program& program, const BatchResult& result) {
 
 void GpuExecutor::QueueCandidates(std::vector<Find>& candidates) {
   for (Find& candidate : candidates) {
-    pending_trials_.AddCandidate(std::move(candidate));
+    const uint32_t seen = candidate.aux;  // the seen-table bit + 1
+    if (!pending_trials_.AddCandidate(std::move(candidate)) && seen != 0 &&
+        seen <= RF_SEEN_BITS) {
+      unseen_again_.push_back(seen - 1);
+    }
   }
   candidates.clear();
+}
+
+void GpuExecutor::AppendSeenClears(vk::DispatchCommands& commands) {
+  if (unseen_again_.empty()) return;
+  const size_t waiting = unseen_again_.size();
+  const std::vector<SeenWordWrite> writes = TakeSeenClears(
+      unseen_again_,
+      absl::MakeConstSpan(control_.words() + RF_RES_SEEN, RF_SEEN_WORDS),
+      kMaxSeenClearWords);
+  for (const SeenWordWrite& w : writes) {
+    commands.before.push_back({&control_, RF_RES_SEEN + w.word, {w.value}});
+  }
+  candidates_unmarked_ += waiting - unseen_again_.size();
+}
+
+std::vector<std::pair<std::string, uint64_t>> GpuExecutor::ExecutorStats()
+    const {
+  if (fast_ == nullptr) return {};
+  return {{"signature_candidates_judged", candidates_evaluated_},
+          {"signature_candidates_dropped", candidates_dropped()},
+          {"signature_candidates_unmarked", candidates_unmarked_}};
 }
 
 bool GpuExecutor::IsServiceFind(const Find& find) const {

@@ -8,14 +8,16 @@ namespace ringfuzz {
 
 void TrialQueue::AddTrial(Find trial) { urgent_.push_back(std::move(trial)); }
 
-void TrialQueue::AddCandidate(Find candidate) {
+bool TrialQueue::AddCandidate(Find candidate) {
   if (candidate.new_bits != 0) {
     urgent_.push_back(std::move(candidate));
   } else if (combinations_.size() < combination_cap_) {
     combinations_.push_back(std::move(candidate));
   } else {
     ++dropped_;
+    return false;
   }
+  return true;
 }
 
 std::vector<Find> TrialQueue::Take(size_t n, size_t& urgent) {

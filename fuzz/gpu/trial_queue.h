@@ -8,7 +8,8 @@
 // (Find::new_bits != 0, RF_RES_SIG_CLASSES): such candidates and the
 // length trials are urgent and come out first; the combinations wait
 // behind them, at most `combination_cap` of them (later ones are dropped
-// and counted).
+// and counted; the caller un-marks their signatures, so that a later
+// execution with one is a candidate again).
 #ifndef RINGFUZZ_FUZZ_GPU_TRIAL_QUEUE_H_
 #define RINGFUZZ_FUZZ_GPU_TRIAL_QUEUE_H_
 
@@ -29,7 +30,9 @@ class TrialQueue {
   // Queues a length trial: urgent.
   void AddTrial(Find trial);
   // Queues a signature candidate: urgent iff candidate.new_bits != 0.
-  void AddCandidate(Find candidate);
+  // Returns false iff it is a combination dropped because
+  // `combination_cap` of them wait.
+  bool AddCandidate(Find candidate);
   // Takes up to `n` inputs, the urgent ones first, each kind in the order
   // queued; sets `urgent` to how many of them (the first ones) are urgent.
   std::vector<Find> Take(size_t n, size_t& urgent);

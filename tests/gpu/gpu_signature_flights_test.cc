@@ -242,6 +242,55 @@ TEST(GpuSignatureFlightsTest, CombinationsAloneWaitForTheirTurn) {
       << executor->last_validation_message();
 }
 
+// A combination candidate that the host drops (more than TrialQueue's cap
+// of kPendingCombinationFlights find queues' worth wait) leaves the seen
+// table at the next flight's submission: its signature is unseen again, so
+// a later execution with it is a candidate once more, as one that found
+// the find queue full is. Checked on the control words: the dropped
+// candidates' bits, set while they waited, are clear after a flight that
+// could not set them again (a replay of a seed).
+TEST(GpuSignatureFlightsTest, DroppedCandidatesAreUnseenAgain) {
+  GpuExecutorOptions options = gpu_test::CpuOptions("many_combinations.fz");
+  options.colorize = false;
+  options.coverage_mode = GpuExecutorOptions::CoverageMode::kSignature;
+  options.overlap = GpuExecutorOptions::Overlap::kOn;
+  options.find_capacity = 64;
+  auto executor = gpu_test::MakeExecutor(options);
+  ASSERT_NE(executor, nullptr);
+  for (size_t k = 0; k < 16; ++k) {
+    Bytes seed = Str("ABCDEFGHIJKLMNOP");
+    seed[k] = 'z';
+    ASSERT_TRUE(executor->AddInput(seed).ok());
+    ASSERT_TRUE(executor->Execute(seed).ok());
+  }
+  std::vector<WorkItem> work = Work(RF_OP_HAVOC, 16, 200);
+  for (size_t i = 0; i < work.size(); ++i) {
+    work[i].parent = static_cast<uint32_t>(i);
+  }
+  auto seen_bit = [&](uint32_t bit) {
+    uint32_t word = 0;
+    std::memcpy(&word,
+                executor->control_bytes().data() +
+                    (size_t{RF_RES_SEEN} + (bit >> 5)) * 4,
+                4);
+    return (word >> (bit & 31)) & 1u;
+  };
+  uint64_t seed = 1;
+  for (; seed < 300 && executor->unmarks_waiting().empty(); ++seed) {
+    ASSERT_TRUE(executor->SubmitBatch(work, seed).ok());
+    ASSERT_TRUE(executor->CollectBatch().ok());
+  }
+  ASSERT_GT(executor->candidates_dropped(), 0u) << "no candidate was dropped";
+  const std::vector<uint32_t> dropped = executor->unmarks_waiting();
+  for (uint32_t bit : dropped) EXPECT_EQ(seen_bit(bit), 1u) << bit;
+  ASSERT_TRUE(executor->SubmitBatch(Work(RF_OP_REPLAY, 1, 1), seed).ok());
+  ASSERT_TRUE(executor->CollectBatch().ok());
+  for (uint32_t bit : dropped) EXPECT_EQ(seen_bit(bit), 0u) << bit;
+  EXPECT_EQ(executor->candidates_unmarked(), dropped.size());
+  EXPECT_EQ(executor->validation_messages(), 0u)
+      << executor->last_validation_message();
+}
+
 // AFL's hit-count classes, as the wire protocol numbers them for
 // RF_RES_SIG_CLASSES: 1, 2, 3, 4-7, 8-15, 16-31, 32-127, 128+ visits.
 int HitCountClass(uint32_t visits) {

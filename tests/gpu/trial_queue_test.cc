@@ -50,17 +50,19 @@ TEST(TrialQueueTest, UrgentInputsComeOutFirstEachInTheOrderQueued) {
 
 TEST(TrialQueueTest, OnlyCombinationsBeyondTheCapAreDropped) {
   TrialQueue queue(2);
-  queue.AddCandidate(Candidate('a', 0));
-  queue.AddCandidate(Candidate('b', 0));
-  queue.AddCandidate(Candidate('c', 0));  // dropped: two wait
-  for (char c : std::string("WXYZ")) queue.AddCandidate(Candidate(c, 5));
+  EXPECT_TRUE(queue.AddCandidate(Candidate('a', 0)));
+  EXPECT_TRUE(queue.AddCandidate(Candidate('b', 0)));
+  EXPECT_FALSE(queue.AddCandidate(Candidate('c', 0)));  // dropped: two wait
+  for (char c : std::string("WXYZ")) {
+    EXPECT_TRUE(queue.AddCandidate(Candidate(c, 5)));
+  }
   queue.AddTrial(Candidate('T', 0));
   EXPECT_EQ(queue.dropped(), 1u);
   size_t urgent = 0;
   EXPECT_EQ(Tags(queue.Take(10, urgent)), "WXYZTab");
   EXPECT_EQ(urgent, 5u);
   // Room again once they were taken.
-  queue.AddCandidate(Candidate('d', 0));
+  EXPECT_TRUE(queue.AddCandidate(Candidate('d', 0)));
   EXPECT_EQ(queue.dropped(), 1u);
   EXPECT_EQ(queue.size(), 1u);
 }
