@@ -93,6 +93,21 @@ TEST(StatusLineTest, MutatorStatLines) {
                 "stat::mutator_insert_repeated:  12 execs, 0 finds\n");
 }
 
+// The executor's own counters come after ringfuzz's lines and before the
+// mutators', in the executor's order, aligned as libFuzzer aligns its own
+// (a name longer than the column gets one space).
+TEST(StatusLineTest, ExecutorStatLinesBeforeTheMutators) {
+  FinalStats s;
+  const std::string plain = FormatFinalStats(s);
+  s.executor = {{"signature_candidates_judged", 2192}, {"dropped", 0}};
+  s.mutators = {{"flip_bit", 5, 1}};
+  EXPECT_EQ(FormatFinalStats(s),
+            plain +
+                "stat::signature_candidates_judged: 2192\n"
+                "stat::dropped:                  0\n"
+                "stat::mutator_flip_bit:         5 execs, 1 finds\n");
+}
+
 TEST(StatusLineTest, DoneAndFinalStats) {
   EXPECT_EQ(FormatDoneLine(1000, 3), "Done 1000 runs in 3 second(s)");
   FinalStats s;
