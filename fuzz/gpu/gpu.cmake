@@ -20,6 +20,7 @@ add_library(ringfuzz_gpu STATIC
   ${CMAKE_CURRENT_LIST_DIR}/parallel_for.cc
   ${CMAKE_CURRENT_LIST_DIR}/ring_slots.cc
   ${CMAKE_CURRENT_LIST_DIR}/seen_clears.cc
+  ${CMAKE_CURRENT_LIST_DIR}/short_circuit.cc
   ${CMAKE_CURRENT_LIST_DIR}/spelled_runs.cc
   ${CMAKE_CURRENT_LIST_DIR}/spirv_cache.cc
   ${CMAKE_CURRENT_LIST_DIR}/target_diagnostics.cc

@@ -13,6 +13,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "fuzz/gpu/gpu_cfg.h"
+#include "fuzz/gpu/short_circuit.h"
 #include "fuzz/gpu/spirv_inst.h"
 #include "shaders/ringfuzz_wire.h"
 
@@ -80,6 +81,13 @@ class Instrumenter {
           break;
         case spv::Op::OpConstant:
           constants_value_[w[2]] = w[3];
+          break;
+        case spv::Op::OpConstantTrue:
+        case spv::Op::OpConstantFalse:
+        case spv::Op::OpSpecConstantTrue:
+        case spv::Op::OpSpecConstantFalse:
+        case spv::Op::OpConstantNull:
+          other_constants_.insert(w[2]);
           break;
         case spv::Op::OpConstantComposite:
           composites_[w[2]].assign(w.begin() + 3, w.end());
@@ -208,6 +216,8 @@ class Instrumenter {
     const std::vector<bool> redundant =
         options_.prune ? RedundantCoverageBlocks(Successors(fn))
                        : std::vector<bool>();
+    const std::map<uint32_t, std::vector<uint32_t>> short_circuits =
+        ShortCircuitOperands(fn, bool_type_, other_constants_);
     size_t block_index = 0;
     size_t i = 0;
     while (i < fn.size()) {
@@ -225,6 +235,7 @@ class Instrumenter {
              fn[block_end].op != spv::Op::OpFunctionEnd) {
         ++block_end;
       }
+      const uint32_t label = fn[i].words[1];
       out.push_back(fn[i++]);
       const size_t block_body = i;  // first instruction after the label
       while (i < block_end &&
@@ -289,7 +300,21 @@ class Instrumenter {
         if (IsIntegerCompare(fn[i].op)) CompareHook(fn[i], out);
         if (fn[i].op == spv::Op::OpLogicalAnd ||
             fn[i].op == spv::Op::OpLogicalOr || fn[i].op == spv::Op::OpSelect) {
-          if (absl::Status s = ConditionHook(fn[i], out); !s.ok()) return s;
+          if (absl::Status s = BranchlessConditionHook(fn[i], out); !s.ok()) {
+            return s;
+          }
+        }
+        if (fn[i].op == spv::Op::OpBranch) {
+          // The second operand of a short-circuit && or ||, on its way to
+          // the join (fuzz/gpu/short_circuit.h).
+          if (auto it = short_circuits.find(label);
+              it != short_circuits.end()) {
+            for (uint32_t value : it->second) {
+              if (absl::Status s = ConditionHook(value, out); !s.ok()) {
+                return s;
+              }
+            }
+          }
         }
         if (fn[i].op == spv::Op::OpSwitch) {
           for (size_t k = 3; k + 1 < fn[i].words.size(); k += 2) {
@@ -326,26 +351,32 @@ class Instrumenter {
   }
 
   // Before `a && b` or `a || b` (OpLogicalAnd/OpLogicalOr) and `c ? x : y`
-  // (OpSelect) on a scalar condition: a block hook whose site says which
-  // way the condition went (for && and ||: whether `a` alone decided the
-  // result or `b` had to be looked at). A CPU compiles && and || into
-  // branches, and the twin's coverage sees the edge into `b`; glslang
-  // evaluates both sides when they are simple and joins them with one
-  // instruction, so without this hook `if (a && b && c)` is one block on
-  // the GPU and satisfying `a` alone is never new coverage. Selects are
-  // how GPU code avoids divergent branches (ternaries, branchless code), so
-  // their conditions count as branches too. Two sites per condition (both
-  // with its source line but no lines of their own, so line coverage is
-  // unchanged) and one hook call, chosen without a branch.
-  absl::Status ConditionHook(const Inst& inst, std::vector<Inst>& out) {
-    if (!options_.coverage || !options_.conditions) return absl::OkStatus();
-    const uint32_t condition = inst.words[3];
-    if (result_type_[condition] != bool_type_) return absl::OkStatus();
+  // (OpSelect) on a scalar condition: a condition hook (ConditionHook) on
+  // `a` or `c`, which says which way the condition went (for && and ||:
+  // whether `a` alone decided the result or `b` had to be looked at). A CPU
+  // compiles && and || into branches, and the twin's coverage sees the edge
+  // into `b`; glslang evaluates both sides when they are simple and joins
+  // them with one instruction, so without this hook `if (a && b && c)` is
+  // one block on the GPU and satisfying `a` alone is never new coverage.
+  // Selects are how GPU code avoids divergent branches (ternaries,
+  // branchless code), so their conditions count as branches too.
+  absl::Status BranchlessConditionHook(const Inst& inst,
+                                       std::vector<Inst>& out) {
     if (inst.op == spv::Op::OpSelect &&
         constants_value_.count(inst.words[4]) != 0 &&
         inst.words[4] == inst.words[5]) {
       return absl::OkStatus();  // both ways the same constant
     }
+    return ConditionHook(inst.words[3], out);
+  }
+
+  // A block hook whose site says which way the boolean `condition` went:
+  // two sites (both with the source line in effect but no lines of their
+  // own, so line coverage is unchanged) and one hook call, chosen without
+  // a branch. Nothing where `condition` is not a scalar bool.
+  absl::Status ConditionHook(uint32_t condition, std::vector<Inst>& out) {
+    if (!options_.coverage || !options_.conditions) return absl::OkStatus();
+    if (result_type_[condition] != bool_type_) return absl::OkStatus();
     const SiteLocation loc{function_, file_, line_, {}};
     absl::StatusOr<uint32_t> when_true = NewSite(loc);
     if (!when_true.ok()) return when_true.status();
@@ -737,6 +768,7 @@ class Instrumenter {
   std::map<uint32_t, std::vector<uint32_t>> struct_members_;
   std::map<uint32_t, std::pair<uint32_t, uint32_t>> int_types_;  // width, sign
   std::map<uint32_t, uint32_t> constants_value_;  // 32-bit OpConstant values
+  std::set<uint32_t> other_constants_;            // boolean and null constants
   uint32_t oob_where_var_ = 0, oob_index_var_ = 0, fault_kind_var_ = 0;
   std::vector<BoundsSite> bounds_sites_;
   uint32_t loc_var_ = 0, fz_crash_ = 0, fz_byte_ = 0, loop_id_var_ = 0;

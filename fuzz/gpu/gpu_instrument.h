@@ -9,7 +9,9 @@
 //   * before every `a && b` / `a || b` / `c ? x : y` that the compiler
 //     left without a branch it records, as a block hook of a site of its
 //     own, which way the condition went (for && and ||: the edge a CPU's
-//     short-circuit branch would take);
+//     short-circuit branch would take); likewise at the end of the block
+//     of a short-circuit's second operand that the compiler did branch
+//     around, which way that operand went (fuzz/gpu/short_circuit.h);
 //   * in every loop header it calls `rf_loop_hook()` and, when that returns
 //     false, leaves the loop through its merge block: the per-execution loop
 //     budget that bounds hangs and dispatch length;
@@ -65,8 +67,9 @@ struct InstrumentedModule {
   // (out-of-bounds faults: their bounds site's location).
   std::vector<SiteLocation> locations;
   uint32_t block_hooks = 0;  // sites given a block hook (see prune)
-  // Conditions without a branch (a && b, a || b, c ? x : y) given a hook:
-  // two sites each, counted in block_hooks.
+  // Conditions given a hook: those without a branch (a && b, a || b,
+  // c ? x : y) and the second operands of short-circuits with one
+  // (fuzz/gpu/short_circuit.h); two sites each, counted in block_hooks.
   uint32_t condition_hooks = 0;
   uint32_t loops = 0;            // loop headers given a budget check
   uint32_t unguarded_loops = 0;  // loop headers counted but not guarded
@@ -92,7 +95,8 @@ struct InstrumentOptions {
   bool coverage = true;  // block/edge hooks
   bool compares = true;  // compare and switch hooks (the dictionary is kept)
   bool bounds = true;    // local-array bounds checks
-  // Block hooks on branchless conditions (&&, ||, ?:); with `coverage`.
+  // Condition hooks (branchless &&, ||, ?: and short-circuit second
+  // operands); with `coverage`.
   bool conditions = true;
   // Skip the block hook of blocks whose visits the others imply (see
   // fuzz/gpu/gpu_cfg.h). Sites keep their numbers, but the hooks store their
