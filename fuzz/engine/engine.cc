@@ -354,15 +354,26 @@ std::optional<int> Engine::MaybeRemakeOnStall(std::deque<Batch>& flights) {
     const absl::Duration now = clock_.Now();
     const absl::Duration quiet =
         now - std::max({last_new_input_, *loop_start_, last_remake_});
+    const uint64_t quiet_execs = total_execs_ - execs_at_progress_;
     const absl::Duration wait = absl::Seconds(QuietSeconds());
-    if (quiet < wait) return std::nullopt;
+    const bool by_time = quiet >= wait;
+    const bool by_execs =
+        config_.quiet_execs > 0 && quiet >= kMinQuietTime &&
+        quiet_execs >= static_cast<uint64_t>(config_.quiet_execs);
+    if (!by_time && !by_execs) return std::nullopt;
     // A new executor costs its build and pays off over time: none when
-    // less than the quiet time of -max_total_time is left.
+    // less than the quiet time is left of -max_total_time.
     if (config_.max_total_time > 0 &&
-        now - start_ + wait > absl::Seconds(config_.max_total_time)) {
+        now - start_ + std::min(quiet, wait) >
+            absl::Seconds(config_.max_total_time)) {
       return std::nullopt;
     }
     remake_due_ = true;
+    quiet_reason_ = by_time ? absl::StrCat("for ", QuietSeconds(), " s")
+                            : absl::StrCat("in ", quiet_execs, " executions (",
+                                           absl::FormatDuration(absl::Trunc(
+                                               quiet, absl::Milliseconds(100))),
+                                           ", -quiet_execs)");
   }
   if (!flights.empty()) return std::nullopt;  // they end first
   remake_due_ = false;
@@ -370,6 +381,7 @@ std::optional<int> Engine::MaybeRemakeOnStall(std::deque<Batch>& flights) {
       value_profile_next ? TurnOnValueProfile(flights) : GrowMaxLen(flights);
   // The quiet time starts again once the new executor runs.
   last_remake_ = clock_.Now();
+  execs_at_progress_ = total_execs_;
   return code;
 }
 
@@ -380,8 +392,8 @@ int Engine::QuietSeconds() const {
 
 std::optional<int> Engine::TurnOnValueProfile(std::deque<Batch>& flights) {
   value_profile_tried_ = true;
-  out_ << "INFO: no new input for " << QuietSeconds()
-       << " s: turning value profile on (-use_value_profile=1): building "
+  out_ << "INFO: no new input " << quiet_reason_
+       << ": turning value profile on (-use_value_profile=1): building "
           "the executor again and running the corpus of "
        << corpus_.size() << " inputs on it (-auto_value_profile=0 keeps it "
        << "off)" << std::endl;
@@ -408,8 +420,8 @@ std::optional<int> Engine::GrowMaxLen(std::deque<Batch>& flights) {
   const size_t to = std::min(max_len_cap_, from * kMaxLenGrowth);
   const bool value_profile =
       value_profile_switched_ || config_.use_value_profile;
-  out_ << "INFO: no new input for " << QuietSeconds()
-       << " s: raising -max_len from " << from << " to " << to
+  out_ << "INFO: no new input " << quiet_reason_ << ": raising -max_len from "
+       << from << " to " << to
        << " bytes: building the executor again and running the corpus of "
        << corpus_.size() << " inputs on it (-auto_max_len=0 keeps " << from
        << "; -max_len=N fixes the length)" << std::endl;
@@ -450,6 +462,7 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler) {
   const size_t depth = std::max<uint32_t>(executor_->overlap(), 1);
   sizer_ = MakeRoundSizer(configured.execs_per_slot, depth > 1);
   loop_start_ = clock_.Now();
+  execs_at_progress_ = total_execs_;
   std::deque<Batch> flights;
   uint64_t in_flight_requested = 0;
   int idle_batches = 0;
@@ -1221,7 +1234,10 @@ absl::StatusOr<std::optional<size_t>> Engine::AddToCorpus(
         absl::StrCat("the executor returned corpus index ", *index,
                      " twice (this is a bug in the executor)"));
   }
-  if (value_profile_remake_ || length_remake_) last_new_input_ = clock_.Now();
+  if (value_profile_remake_ || length_remake_) {
+    last_new_input_ = clock_.Now();
+    execs_at_progress_ = total_execs_;
+  }
   return added;
 }
 

@@ -176,8 +176,9 @@ class Engine {
     remake_ = std::move(factory);
   }
   // Makes the executor again with value profile on (-auto_value_profile):
-  // once the fuzzing loop has run config.auto_value_profile seconds
-  // without a new corpus input, the engine lets the batches in flight end,
+  // once the fuzzing loop has run config.auto_value_profile seconds (or
+  // config.quiet_execs executions and at least kMinQuietTime) without a
+  // new corpus input, the engine lets the batches in flight end,
   // replaces its executor with one from this factory (the corpus and the
   // dictionary given to it, each input run once, as after a lost device)
   // and goes on; a device lost later is remade by this factory too. Where
@@ -196,7 +197,8 @@ class Engine {
   // Longer inputs when coverage stalls (-auto_max_len): `max_len` is the
   // length limit in use. Once the fuzzing loop has gone the quiet time
   // (config.auto_value_profile seconds, or kDefaultQuietSeconds where that
-  // is 0) without a new corpus input, and value profile is on or will not
+  // is 0; or config.quiet_execs executions and at least kMinQuietTime)
+  // without a new corpus input, and value profile is on or will not
   // be turned on, the engine lets the batches in flight end and replaces
   // its executor with one from `factory` for kMaxLenGrowth times the
   // length, at most `cap` (as for value profile: the corpus and the
@@ -210,6 +212,10 @@ class Engine {
     max_len_cap_ = cap;
   }
   static constexpr int kDefaultQuietSeconds = 10;
+  // The least quiet time that config.quiet_execs executions make a stall:
+  // a fast device runs them within moments, and a new executor's build
+  // should pay off.
+  static constexpr absl::Duration kMinQuietTime = absl::Seconds(1);
   static constexpr size_t kMaxLenGrowth = 4;
   // The input length limit in use: the constructor's config.max_len, or
   // what SetLengthFactory grew it to.
@@ -473,6 +479,12 @@ class Engine {
   absl::Duration last_remake_;
   // When the last input joined the corpus (the clock's time).
   absl::Duration last_new_input_;
+  // total_execs_ at the latest of the loop's start, the last new input and
+  // the last remake: executions since are quiet ones (-quiet_execs).
+  uint64_t execs_at_progress_ = 0;
+  // How the quiet time that made the next executor due was reached ("for
+  // 10 s", "in N executions (...)"), for its INFO line.
+  std::string quiet_reason_;
   int device_losses_ = 0;                 // in a row
   bool recovered_ = false;                // the executor was just replaced
   std::vector<Bytes> dictionary_;         // as given to the executor

@@ -1064,6 +1064,94 @@ TEST(EngineTest, ValueProfileIsTurnedOnAfterTheQuietTime) {
   }
 }
 
+// StallConfig(0, runs) whose quiet time in seconds (1000 s) never comes,
+// with -quiet_execs=`quiet_execs`.
+Config QuietExecsConfig(int64_t quiet_execs, int64_t runs) {
+  Config config = StallConfig(0, runs);
+  config.auto_value_profile = 1000;
+  config.quiet_execs = quiet_execs;
+  return config;
+}
+
+// The executions and the time of the first stall that -quiet_execs made,
+// read from the log's "no new input in N executions (T, -quiet_execs)".
+struct QuietExecsStall {
+  uint64_t executions = 0;
+  absl::Duration quiet;
+};
+std::optional<QuietExecsStall> FindQuietExecsStall(const std::string& log) {
+  std::smatch m;
+  if (!std::regex_search(
+          log, m,
+          std::regex("INFO: no new input in ([0-9]+) "
+                     "executions \\(([^,]+), -quiet_execs\\)"))) {
+    return std::nullopt;
+  }
+  QuietExecsStall stall;
+  stall.executions = std::stoull(m[1].str());
+  if (!absl::ParseDuration(m[2].str(), &stall.quiet)) return std::nullopt;
+  return stall;
+}
+
+// The quiet time in executions (-quiet_execs): with a quiet time in
+// seconds that the campaign never reaches, value profile comes once that
+// many executions in a row brought no new input, and the INFO line says so.
+TEST(EngineTest, ValueProfileIsTurnedOnAfterTheQuietExecutions) {
+  TempDir root;
+  FakeExecutorOptions options;
+  options.coverage = false;
+  FakeExecutor first(options);
+  int made = 0;
+  FakeClock clock(absl::Milliseconds(100));
+  std::ostringstream log;
+  Engine engine(QuietExecsConfig(20000, TestConfig().runs), first, log, clock);
+  engine.SetValueProfileFactory(
+      FakeValueProfileFactory(options, [&] { ++made; }));
+  EXPECT_EQ(engine.Run({root.Sub("out")}), 77) << log.str();
+  EXPECT_EQ(made, 1);
+  const std::optional<QuietExecsStall> stall = FindQuietExecsStall(log.str());
+  ASSERT_TRUE(stall.has_value()) << log.str();
+  EXPECT_GE(stall->executions, 20000u);
+  EXPECT_GE(stall->quiet, Engine::kMinQuietTime);
+  EXPECT_LT(stall->quiet, absl::Seconds(1000));
+  EXPECT_THAT(log.str(), ContainsRegex("-quiet_execs\\): turning value "
+                                       "profile on"));
+  ExpectANewExecutorFoundTheBug(engine, first, log.str(),
+                                "turning value profile");
+}
+
+// However few executions -quiet_execs asks for, a stall takes at least
+// Engine::kMinQuietTime: a fast device runs them within moments.
+TEST(EngineTest, QuietExecutionsWaitForTheLeastQuietTime) {
+  FakeExecutorOptions options;
+  options.coverage = false;
+  FakeExecutor first(options);
+  FakeClock clock(absl::Milliseconds(1));
+  std::ostringstream log;
+  Engine engine(QuietExecsConfig(1, 400000), first, log, clock);
+  engine.SetValueProfileFactory(FakeValueProfileFactory(options, [] {}));
+  EXPECT_EQ(engine.Run({}), 77) << log.str();  // value profile finds it
+  const std::optional<QuietExecsStall> stall = FindQuietExecsStall(log.str());
+  ASSERT_TRUE(stall.has_value()) << log.str();
+  EXPECT_GE(stall->quiet, Engine::kMinQuietTime);
+}
+
+// -quiet_execs=0: only the quiet time in seconds makes a stall.
+TEST(EngineTest, QuietExecutionsZeroCountsWallTimeOnly) {
+  FakeExecutorOptions options;
+  options.coverage = false;
+  FakeExecutor first(options);
+  FakeClock clock(absl::Milliseconds(100));
+  std::ostringstream log;
+  Engine engine(QuietExecsConfig(0, 400000), first, log, clock);
+  int made = 0;
+  engine.SetValueProfileFactory(
+      FakeValueProfileFactory(options, [&] { ++made; }));
+  EXPECT_EQ(engine.Run({}), 0) << log.str();
+  EXPECT_EQ(made, 0);
+  EXPECT_THAT(log.str(), HasSubstr("Done 400000 runs"));
+}
+
 // An engine that owns its executor destroys it when value profile replaces
 // it: the first executor's memory (on a GPU, its device buffers) is not
 // held for the rest of the campaign.
