@@ -4,6 +4,7 @@
 # row where the ringfuzz columns are the fake's numbers, the libFuzzer
 # columns are positive, and ratio = ringfuzz / libFuzzer exec/s; and iff
 # the bench refuses to run without a ringfuzz binary unless told to skip it;
+# and iff --skip-libfuzzer measures ringfuzz alone (libFuzzer columns "-");
 # and iff --gpu-breakdown prints six measured raw rates, the campaign's and
 # their ratio.
 file(REMOVE_RECURSE "${OUT}")
@@ -60,6 +61,31 @@ execute_process(COMMAND ${ROOT}/tools/bench --seconds 1 --build ${BUILD}
                 RESULT_VARIABLE rc ERROR_VARIABLE err)
 if(rc EQUAL 0 OR NOT err MATCHES "--skip-ringfuzz")
   message(FATAL_ERROR "bench ran without a ringfuzz binary (exit ${rc}):\n${err}")
+endif()
+
+# --skip-libfuzzer: the ringfuzz columns only; the libFuzzer columns and the
+# ratio are "-". Both skips at once are refused.
+execute_process(COMMAND ${ROOT}/tools/bench --seconds 2 --build ${BUILD}
+                        --ringfuzz ${ROOT}/tests/twin/data/fake_ringfuzz
+                        --skip-libfuzzer --tsv ${OUT}/ringfuzz_only.tsv tlv
+                RESULT_VARIABLE rc OUTPUT_VARIABLE table ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "tools/bench --skip-libfuzzer failed (${rc}):\n${table}\n${err}")
+endif()
+file(STRINGS ${OUT}/ringfuzz_only.tsv lines)
+list(GET lines 1 row)
+if(NOT row MATCHES "^tlv\t2500\t12\t17\t-\t-\t-\t[0-9]+\t2\t-$")
+  message(FATAL_ERROR "--skip-libfuzzer: expected the fake's numbers and "
+                      "libFuzzer columns of '-', got: ${row}\n${err}")
+endif()
+if(err MATCHES "libFuzzer twin for")
+  message(FATAL_ERROR "--skip-libfuzzer ran the twin:\n${err}")
+endif()
+execute_process(COMMAND ${ROOT}/tools/bench --seconds 1 --build ${BUILD}
+                        --skip-ringfuzz --skip-libfuzzer tlv
+                RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(rc EQUAL 0 OR NOT err MATCHES "nothing to measure")
+  message(FATAL_ERROR "both skips were accepted (exit ${rc}):\n${err}")
 endif()
 
 # --gpu-breakdown: six raw megakernel rates on lavapipe (all measured, so
