@@ -1104,7 +1104,8 @@ TEST(EngineTest, ValueProfileIsTurnedOnAfterTheQuietExecutions) {
   int made = 0;
   FakeClock clock(absl::Milliseconds(100));
   std::ostringstream log;
-  Engine engine(QuietExecsConfig(20000, TestConfig().runs), first, log, clock);
+  const Config config = QuietExecsConfig(20000, TestConfig().runs);
+  Engine engine(config, first, log, clock);
   engine.SetValueProfileFactory(
       FakeValueProfileFactory(options, [&] { ++made; }));
   EXPECT_EQ(engine.Run({root.Sub("out")}), 77) << log.str();
@@ -1128,7 +1129,8 @@ TEST(EngineTest, QuietExecutionsWaitForTheLeastQuietTime) {
   FakeExecutor first(options);
   FakeClock clock(absl::Milliseconds(1));
   std::ostringstream log;
-  Engine engine(QuietExecsConfig(1, 400000), first, log, clock);
+  const Config config = QuietExecsConfig(1, 400000);
+  Engine engine(config, first, log, clock);
   engine.SetValueProfileFactory(FakeValueProfileFactory(options, [] {}));
   EXPECT_EQ(engine.Run({}), 77) << log.str();  // value profile finds it
   const std::optional<QuietExecsStall> stall = FindQuietExecsStall(log.str());
@@ -1143,7 +1145,8 @@ TEST(EngineTest, QuietExecutionsZeroCountsWallTimeOnly) {
   FakeExecutor first(options);
   FakeClock clock(absl::Milliseconds(100));
   std::ostringstream log;
-  Engine engine(QuietExecsConfig(0, 400000), first, log, clock);
+  const Config config = QuietExecsConfig(0, 400000);
+  Engine engine(config, first, log, clock);
   int made = 0;
   engine.SetValueProfileFactory(
       FakeValueProfileFactory(options, [&] { ++made; }));
