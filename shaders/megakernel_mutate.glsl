@@ -217,16 +217,28 @@ void rf_mut_arith(uint len) {
   rf_put(pos, width, v, big);
 }
 
-// RF_MUT_INSERT, or RF_MUT_INSERT_REPEATED when the bytes are all one value
-// (rf_last_mutator says which).
+// The byte of an InsertRepeatedBytes, as libFuzzer draws it: half the time
+// a random one, else 0x00 or 0xFF.
+uint rf_repeated_byte(uint r) {
+  return (r & 1u) != 0u ? (r >> 8u) & 0xFFu : ((r & 2u) != 0u ? 0u : 0xFFu);
+}
+
+// RF_MUT_INSERT (1..4 random bytes), or half the time RF_MUT_INSERT_REPEATED:
+// RF_INSERT_REPEATED_MIN..MAX bytes of one value (libFuzzer's sizes) where
+// that many fit, else 1..4 (rf_last_mutator says which).
 uint rf_mut_insert(uint len) {
   rf_last_mutator = RF_MUT_INSERT;
   if (len >= rf_pc.max_len) return len;
-  uint n = 1u + rf_below(min(4u, rf_pc.max_len - len));
+  uint room = rf_pc.max_len - len;
+  bool same = rf_below(2u) == 0u;
+  uint n = same && room >= RF_INSERT_REPEATED_MIN
+               ? RF_INSERT_REPEATED_MIN +
+                     rf_below(min(RF_INSERT_REPEATED_MAX, room) -
+                              RF_INSERT_REPEATED_MIN + 1u)
+               : 1u + rf_below(min(4u, room));
   uint pos = rf_below(len + 1u);
   rf_open_gap(len, pos, n);
-  uint fill = rf_rand();
-  bool same = rf_below(2u) == 0u;
+  uint fill = rf_repeated_byte(rf_rand());
   rf_last_mutator = same ? RF_MUT_INSERT_REPEATED : RF_MUT_INSERT;
   for (uint k = 0u; k < n; ++k) rf_set(pos + k, same ? fill : rf_rand());
   return len + n;

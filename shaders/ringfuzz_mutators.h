@@ -22,8 +22,14 @@
 #define RF_MUT_COPY 7u         // a block copied over another
 #define RF_HAVOC_CHOICES 9u
 #define RF_HAVOC_CHOICE_CHANGE_BYTE 8u  // the draw that also means CHANGE_BYTE
-// The insert draw (RF_MUT_INSERT) when its bytes are all one random value.
+// The insert draw (RF_MUT_INSERT) when its bytes are all one value. The
+// branching engine inserts libFuzzer's InsertRepeatedBytes sizes,
+// RF_INSERT_REPEATED_MIN..MAX bytes (as many as fit; 1..4 where fewer than
+// MIN fit) of a random byte, 0x00 or 0xFF; the flat engine, whose
+// micro-steps move at most 4 bytes, 1..4 of a random byte.
 #define RF_MUT_INSERT_REPEATED 8u
+#define RF_INSERT_REPEATED_MIN 3u
+#define RF_INSERT_REPEATED_MAX 128u
 // Work-kind mutators: the first mutation of a SPLICE, DICT or CMP mutant.
 #define RF_MUT_SPLICE 9u  // partner bytes (a chunk, or a suffix after a cut)
 #define RF_MUT_DICT 10u   // a dictionary token inserted or written over

@@ -174,9 +174,11 @@ class GpuMutationTest : public testing::TestWithParam<Engine> {
   std::unique_ptr<GpuExecutor> Make(const std::string& target,
                                     uint32_t max_len = 64,
                                     bool keep_going = false,
-                                    uint32_t coherent_lanes = 4) {
+                                    uint32_t coherent_lanes = 4,
+                                    bool havoc_build = true) {
     GpuExecutorOptions options;
     options.coherent_lanes = coherent_lanes;
+    options.havoc_build = havoc_build;
     options.keep_going = keep_going;
     options.target_path = Data(target);
     options.device = "cpu";
@@ -193,6 +195,10 @@ class GpuMutationTest : public testing::TestWithParam<Engine> {
     EXPECT_EQ((*executor)->flat_mutation(), GetParam() == Engine::kFlat);
     return *std::move(executor);
   }
+
+  // The body of InsertRepeatedBytesTakesItsEnginesSizes, for an executor
+  // with or without the havoc-only build.
+  void ExpectInsertRepeatedBytesTakesItsEnginesSizes(bool havoc_build);
 
   // Runs batches of `work` until a bug is found or `batches` ran; returns
   // the bug finds of the last batch run.
@@ -517,6 +523,8 @@ TEST_P(GpuMutationTest, EachHavocMutatorIsNamedAndDoesWhatItsNameSays) {
   for (size_t i = 0; i < parent.size(); ++i) parent[i] = 0x13 + 0x0B * i;
   ASSERT_TRUE(executor->AddInput(parent).ok());
   const size_t block = GetParam() == Engine::kFlat ? 4 : 8;
+  const size_t repeated_most =
+      GetParam() == Engine::kFlat ? 4 : RF_INSERT_REPEATED_MAX;
   std::vector<WorkItem> work = Work(RF_OP_HAVOC, /*stack=*/1, 64);
   work.resize(32, work[0]);
   std::map<uint32_t, int> seen;
@@ -557,7 +565,7 @@ TEST_P(GpuMutationTest, EachHavocMutatorIsNamedAndDoesWhatItsNameSays) {
           ok = Inserts(parent, m, 4, false, false);
           break;
         case RF_MUT_INSERT_REPEATED:
-          ok = Inserts(parent, m, 4, false, /*repeated=*/true);
+          ok = Inserts(parent, m, repeated_most, false, /*repeated=*/true);
           break;
         case RF_MUT_ERASE:
           ok = ErasesUpTo4(parent, m);
@@ -580,6 +588,55 @@ TEST_P(GpuMutationTest, EachHavocMutatorIsNamedAndDoesWhatItsNameSays) {
                       RF_MUT_DUPLICATE, RF_MUT_COPY, RF_MUT_INSERT_REPEATED}) {
     EXPECT_GT(seen[id], 0) << "no mutant of " << MutatorName(id);
   }
+  EXPECT_EQ(executor->validation_messages(), 0u)
+      << executor->last_validation_message();
+}
+
+// InsertRepeatedBytes: every HAVOC mutant of stack 1 that it made is the
+// parent with one run of a single byte inserted. The branching engine
+// inserts as many bytes as libFuzzer's does, 3 to 128 as many as fit: with
+// a 16-byte parent and -max_len 256 its runs reach past 64 bytes and never
+// past 128. The flat engine's micro-steps insert at most 4. On lavapipe
+// HAVOC slots run on the havoc-only build, or on the full one without it.
+TEST_P(GpuMutationTest, InsertRepeatedBytesTakesItsEnginesSizes) {
+  for (const bool havoc_build : {true, false}) {
+    SCOPED_TRACE(havoc_build ? "havoc-only build" : "full build");
+    ExpectInsertRepeatedBytesTakesItsEnginesSizes(havoc_build);
+  }
+}
+
+void GpuMutationTest::ExpectInsertRepeatedBytesTakesItsEnginesSizes(
+    bool havoc_build) {
+  auto executor = Make("every_mutant.fz", 256, /*keep_going=*/true,
+                       /*coherent_lanes=*/4, havoc_build);
+  ASSERT_NE(executor, nullptr);
+  EXPECT_EQ(executor->havoc_build(), havoc_build);
+  Bytes parent(16);
+  for (size_t i = 0; i < parent.size(); ++i) parent[i] = 0x13 + 0x0B * i;
+  ASSERT_TRUE(executor->AddInput(parent).ok());
+  std::vector<WorkItem> work = Work(RF_OP_HAVOC, /*stack=*/1, 64);
+  work.resize(32, work[0]);
+  const bool flat = GetParam() == Engine::kFlat;
+  const size_t limit = flat ? 4 : RF_INSERT_REPEATED_MAX;
+  size_t most = 0;
+  int runs = 0;
+  for (uint64_t seed = 1; seed <= (flat ? 8 : 40) && (flat || most <= 64);
+       ++seed) {
+    absl::StatusOr<BatchResult> r = executor->RunBatch(work, seed);
+    ASSERT_TRUE(r.ok()) << r.status();
+    for (const Find& f : r->finds) {
+      if (IsHostTrial(f) || f.mutations != Ids{RF_MUT_INSERT_REPEATED}) {
+        continue;
+      }
+      ++runs;
+      EXPECT_TRUE(Inserts(parent, f.data, limit, false, /*repeated=*/true))
+          << "a mutant of " << f.data.size() << " bytes";
+      most = std::max(most, f.data.size() - parent.size());
+    }
+  }
+  EXPECT_GT(runs, 0);
+  if (!flat) EXPECT_GT(most, 64u);
+  EXPECT_LE(most, limit);
   EXPECT_EQ(executor->validation_messages(), 0u)
       << executor->last_validation_message();
 }
