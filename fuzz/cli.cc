@@ -123,6 +123,7 @@ int RunCommandLine(absl::Span<const std::string> args,
     engine.SetValueProfileFactory([&make_executor, config] {
       Config again = config;
       again.use_value_profile = true;
+      again.repeat_trials = RepeatTrialsAfterStall(config.repeat_trials);
       return make_executor(again);
     });
   }
@@ -143,6 +144,7 @@ int RunCommandLine(absl::Span<const std::string> args,
           Config again = config;
           again.max_len = static_cast<int64_t>(max_len);
           again.use_value_profile = value_profile;
+          again.repeat_trials = RepeatTrialsAfterStall(config.repeat_trials);
           return make_executor(again);
         },
         static_cast<size_t>(config.max_len), static_cast<size_t>(grow_to));

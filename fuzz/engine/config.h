@@ -18,6 +18,17 @@ namespace ringfuzz {
 // executor then refuses the length with an error naming -max_len.
 inline constexpr int64_t kMaxLenLimit = 131072;
 
+// -repeat_trials: never, once coverage stalls (the default), from the start.
+inline constexpr int64_t kRepeatTrialsOff = 0;
+inline constexpr int64_t kRepeatTrialsAfterStall = 1;
+inline constexpr int64_t kRepeatTrialsOn = 2;
+
+// The -repeat_trials of an executor built because coverage stalled
+// (-auto_value_profile, -auto_max_len): on where they were due then.
+inline int64_t RepeatTrialsAfterStall(int64_t flag) {
+  return flag == kRepeatTrialsAfterStall ? kRepeatTrialsOn : flag;
+}
+
 struct Config {
 #define RF_FLAG_INT(name, default_value, min, max, help) \
   int64_t name = default_value;

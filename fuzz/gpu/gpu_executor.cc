@@ -17,6 +17,7 @@
 #include "fuzz/gpu/gpu_build_notice.h"
 #include "fuzz/gpu/lavapipe_env.h"
 #include "fuzz/gpu/parallel_for.h"
+#include "fuzz/gpu/repeat_trials.h"
 #include "fuzz/gpu/ring_slots.h"
 #include "fuzz/gpu/text_to_state.h"
 #include "fuzz/gpu/varint_to_state.h"
@@ -210,6 +211,7 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
   }
   e.overlap_ = overlap;
   e.cut_rounds_ = options.cut_rounds;
+  e.repeat_trials_ = options.repeat_trials;
   e.ring2_ = std::move(ring2);
   e.finds2_ = std::move(finds2);
   e.snapshots_ = std::move(snapshots);
@@ -1331,6 +1333,13 @@ void GpuExecutor::DeriveFromLogs(uint32_t first, uint32_t n,
     }
     for (Bytes& varint : derived[k].varints) {
       add_trial(std::move(varint), RF_MUT_VARINT);
+    }
+    // A whole copy of the input inserted after it: libFuzzer's CopyPart at
+    // its largest.
+    if (repeat_trials_) {
+      for (Bytes& repeat : DeriveRepeats(input, len_limit_)) {
+        add_trial(std::move(repeat), RF_MUT_DUPLICATE);
+      }
     }
     if (patches_capped_) derived[k].patches.clear();
     patch_index_.push_back(static_cast<uint32_t>(patch_data_.size()));

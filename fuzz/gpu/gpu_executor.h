@@ -152,6 +152,11 @@ struct GpuExecutorOptions {
   // Off here, so that a batch runs all of its work; the ringfuzz command
   // turns it on (-cut_rounds).
   bool cut_rounds = false;
+  // Repetition trials (fuzz/gpu/repeat_trials.h): each input is also tried
+  // followed by whole copies of itself, after its compare log. Off here;
+  // the ringfuzz command turns it on for the executors it builds after a
+  // stall (-repeat_trials).
+  bool repeat_trials = false;
   // Clock warm-up (fuzz/gpu/clock_warmer.h): while a build still runs
   // `warm_clock_delay` after device creation, every core of the device is
   // kept busy until the first round, so that the clock governor has not
@@ -719,6 +724,7 @@ class GpuExecutor final : public Executor, public Steerable {
   uint32_t next_parity_ = 0;
   uint32_t control_epoch_ = 0;  // RF_CTRL_EPOCH of the last flight
   bool cut_rounds_ = false;     // GpuExecutorOptions::cut_rounds
+  bool repeat_trials_ = false;  // GpuExecutorOptions::repeat_trials
   // Drain's dispatches are fuzzing rounds that cut themselves on an urgent
   // find (RF_PUSH_CUT_ON_FIND).
   bool cut_on_find_ = false;
