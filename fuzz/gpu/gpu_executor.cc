@@ -212,6 +212,7 @@ absl::StatusOr<std::unique_ptr<GpuExecutor>> GpuExecutor::Create(
   e.overlap_ = overlap;
   e.cut_rounds_ = options.cut_rounds;
   e.repeat_trials_ = options.repeat_trials;
+  e.repeat_trial_cap_ = options.repeat_trial_cap;
   e.ring2_ = std::move(ring2);
   e.finds2_ = std::move(finds2);
   e.snapshots_ = std::move(snapshots);
@@ -1336,9 +1337,10 @@ void GpuExecutor::DeriveFromLogs(uint32_t first, uint32_t n,
     }
     // A whole copy of the input inserted after it: libFuzzer's CopyPart at
     // its largest.
-    if (repeat_trials_) {
+    if (repeat_trials_ && repeat_trials_made_ < repeat_trial_cap_) {
       for (Bytes& repeat : DeriveRepeats(input, len_limit_)) {
         add_trial(std::move(repeat), RF_MUT_DUPLICATE);
+        ++repeat_trials_made_;
       }
     }
     if (patches_capped_) derived[k].patches.clear();

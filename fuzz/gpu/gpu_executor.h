@@ -157,6 +157,11 @@ struct GpuExecutorOptions {
   // the ringfuzz command turns it on for the executors it builds after a
   // stall (-repeat_trials).
   bool repeat_trials = false;
+  // At most this many repetition trials (two per input at most) over the
+  // executor's life, for the first inputs it logs: a stall's executor logs
+  // the whole corpus at once, and at -max_len=4096 the default cap's trials
+  // hold at most 32 MiB.
+  uint64_t repeat_trial_cap = 8192;
   // Clock warm-up (fuzz/gpu/clock_warmer.h): while a build still runs
   // `warm_clock_delay` after device creation, every core of the device is
   // kept busy until the first round, so that the clock governor has not
@@ -722,9 +727,11 @@ class GpuExecutor final : public Executor, public Steerable {
   double precise_ns_per_exec_ = 0;
   double fast_ns_per_exec_ = 0;
   uint32_t next_parity_ = 0;
-  uint32_t control_epoch_ = 0;  // RF_CTRL_EPOCH of the last flight
-  bool cut_rounds_ = false;     // GpuExecutorOptions::cut_rounds
-  bool repeat_trials_ = false;  // GpuExecutorOptions::repeat_trials
+  uint32_t control_epoch_ = 0;       // RF_CTRL_EPOCH of the last flight
+  bool cut_rounds_ = false;          // GpuExecutorOptions::cut_rounds
+  bool repeat_trials_ = false;       // GpuExecutorOptions::repeat_trials
+  uint64_t repeat_trial_cap_ = 0;    // GpuExecutorOptions::repeat_trial_cap
+  uint64_t repeat_trials_made_ = 0;  // of at most repeat_trial_cap_
   // Drain's dispatches are fuzzing rounds that cut themselves on an urgent
   // find (RF_PUSH_CUT_ON_FIND).
   bool cut_on_find_ = false;

@@ -43,20 +43,28 @@ TEST(RepeatTrialsTest, NoneForAnEmptyInputOrOneThatFitsOnce) {
 // havoc mutants of "abcd" at `max_len`, with or without repetition trials:
 // the crashes its repeat trials found (the input's length-to-state trials
 // find others).
-std::vector<Find> RepeatCrashes(uint32_t max_len, bool repeat = true) {
+std::vector<Find> RepeatCrashes(uint32_t max_len, bool repeat = true,
+                                uint64_t cap = 8192,
+                                std::vector<std::string> inputs = {"abcd"}) {
   std::vector<Find> crashes;
   GpuExecutorOptions options = gpu_test::CpuOptions("long_input.fz", max_len);
   options.repeat_trials = repeat;
+  options.repeat_trial_cap = cap;
+  // Every trial runs: a crash does not stop the dispatch's other inputs.
+  options.keep_going = true;
   auto executor = gpu_test::MakeExecutor(options);
   if (executor == nullptr) {
     ADD_FAILURE() << "no executor";
     return crashes;
   }
-  absl::Status added = executor->AddInput(gpu_test::Str("abcd")).status();
-  EXPECT_TRUE(added.ok()) << added;
+  for (const std::string& input : inputs) {
+    absl::Status added = executor->AddInput(gpu_test::Str(input)).status();
+    EXPECT_TRUE(added.ok()) << added;
+  }
   WorkItem item;
   item.opcode = RF_OP_HAVOC;
   item.count = 16;
+  item.parent = 0;
   absl::StatusOr<BatchResult> r = executor->RunBatch({item}, 1);
   EXPECT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(executor->validation_messages(), 0u)
@@ -84,6 +92,22 @@ TEST(RepeatTrialsTest, TheExecutorTriesAnInputRepeatedToItsLimit) {
 // At 64 bytes the longest repeat (16 copies) stays under 100.
 TEST(RepeatTrialsTest, NoRepeatBeyondMaxLen) {
   EXPECT_THAT(RepeatCrashes(64), IsEmpty());
+}
+
+// The cap counts trials over the executor's life, in the order its inputs
+// are logged: with two inputs of two trials each, a cap of 2 leaves the
+// second input's out.
+TEST(RepeatTrialsTest, TheCapKeepsTheFirstInputsTrials) {
+  std::vector<uint32_t> parents;
+  for (const Find& f : RepeatCrashes(128, true, 2, {"abcd", "wxyz"})) {
+    parents.push_back(f.parent);
+  }
+  EXPECT_THAT(parents, ElementsAre(0u));
+  parents.clear();
+  for (const Find& f : RepeatCrashes(128, true, 4, {"abcd", "wxyz"})) {
+    parents.push_back(f.parent);
+  }
+  EXPECT_THAT(parents, ::testing::UnorderedElementsAre(0u, 1u));
 }
 
 // GpuExecutorOptions::repeat_trials is off by default: nothing repeated.
