@@ -45,7 +45,8 @@ TEST(RepeatTrialsTest, NoneForAnEmptyInputOrOneThatFitsOnce) {
 // find others).
 std::vector<Find> RepeatCrashes(uint32_t max_len, bool repeat = true,
                                 uint64_t cap = 8192,
-                                std::vector<std::string> inputs = {"abcd"}) {
+                                const std::vector<std::string>& inputs = {
+                                    "abcd"}) {
   std::vector<Find> crashes;
   GpuExecutorOptions options = gpu_test::CpuOptions("long_input.fz", max_len);
   options.repeat_trials = repeat;
