@@ -6,7 +6,7 @@
 #   get there, so the other two runs found it by the trials;
 # - 2 (from the start): the crash is found, and its input is the seed
 #   repeated (4 copies: 256 bytes), named `MS: 1 CopyPart-`;
-# - 1 (the default, once coverage stalls), with a quiet time of 1 s: the
+# - 1 (once coverage stalls), with a quiet time of 1 s: the
 #   crash comes after the stall's new executor, and its input is a whole
 #   repetition of a corpus input.
 #
@@ -61,19 +61,19 @@ art=$(artifact log2)
 repeats "$art" on/seed 4 || fail "-repeat_trials=2: the artifact is not the seed 4 times"
 
 seed stall
-"$rf" "${common[@]}" -auto_value_profile=1 -max_total_time=30 \
+"$rf" "${common[@]}" -repeat_trials=1 -auto_value_profile=1 -max_total_time=30 \
   -artifact_prefix="$work/stall_" stall >log1 2>&1
 rc=$?
-[ "$rc" -eq 77 ] || fail "default: exit $rc, want 77: $(tail -3 log1)"
+[ "$rc" -eq 77 ] || fail "-repeat_trials=1: exit $rc, want 77: $(tail -3 log1)"
 switch=$(grep -n '^INFO: no new input for 1 s: turning value profile on' log1 | head -1 | cut -d: -f1)
 crash=$(grep -n 'fz_crash(code=96)' log1 | head -1 | cut -d: -f1)
-[ -n "$switch" ] || fail "default: no stall: $(grep -m3 INFO log1)"
+[ -n "$switch" ] || fail "-repeat_trials=1: no stall: $(grep -m3 INFO log1)"
 [ -n "$crash" ] && [ "$crash" -gt "$switch" ] ||
-  fail "default: crash at line ${crash:-none}, the stall's executor at $switch"
+  fail "-repeat_trials=1: crash at line ${crash:-none}, the stall's executor at $switch"
 art=$(artifact log1)
 found=no
 for f in stall/*; do
   repeats "$art" "$f" 2 && { found=$f; break; }
 done
-[ "$found" != no ] || fail "default: the artifact repeats no corpus input"
+[ "$found" != no ] || fail "-repeat_trials=1: the artifact repeats no corpus input"
 echo "PASS: -repeat_trials=0 no crash in 2M executions; 2: the seed 4 times; 1: after the stall, $(basename "$found") repeated"
