@@ -237,12 +237,7 @@ void GpuExecutor::FinishOldest() {
   if (drained.ok()) {
     QueueCandidates(candidates);
     result->executions += rest.executions;
-    for (Find& find : rest.finds) {
-      // Service runs that had not ended were put back for a later flight.
-      if (flight.service && IsServiceFind(find)) continue;
-      if (flight.service) NameSpeculativeParent(find);
-      result->finds.push_back(std::move(find));
-    }
+    for (Find& find : rest.finds) result->finds.push_back(std::move(find));
     result->dropped_finds += rest.dropped_finds;
     for (size_t id = 0; id < rest.mutator_executions.size(); ++id) {
       result->mutator_executions[id] += rest.mutator_executions[id];
@@ -251,7 +246,16 @@ void GpuExecutor::FinishOldest() {
     CollectCosts(flight.slot_count, *result, flight.parity);
     if (rest.device_end) result->device_end = rest.device_end;
     result->device_time += rest.device_time;
-    finished_.push_back(std::move(result));
+    // The service runs have ended now (or were stopped): their finds and
+    // executions are both dispatches'.
+    absl::Status served = flight.service
+                              ? FinishServiceRuns(flight.parity, *result)
+                              : absl::OkStatus();
+    if (served.ok()) {
+      finished_.push_back(std::move(result));
+    } else {
+      finished_.push_back(served);
+    }
   } else {
     finished_.push_back(drained);
   }
@@ -310,11 +314,6 @@ absl::StatusOr<BatchResult> GpuExecutor::FlightResult(const Flight& flight,
   NotifyEpochEnd(flight.slot_count, flight.push_seed, flight.parity, snapshot,
                  cut);
   steered_ = nullptr;
-  if (flight.service) {
-    if (absl::Status s = FinishServiceRuns(flight.parity, result); !s.ok()) {
-      return s;
-    }
-  }
   CollectCosts(flight.slot_count, result, flight.parity);
   const PendingWork pending = Pending(flight.slot_count, flight.parity);
   // A cut flight's unclaimed slots are dropped (PrepareToPublish empties
@@ -322,6 +321,14 @@ absl::StatusOr<BatchResult> GpuExecutor::FlightResult(const Flight& flight,
   if (cut) result.cut_executions = pending.executions;
   unfinished = !host_stopped_ && !cut && snapshot[RF_RES_STOP] == 0 &&
                pending.slots != 0;
+  // An unfinished flight's service runs go on in FinishOldest's drain, and
+  // are finished there: finishing them here would count the drain's runs
+  // of them as the work's executions, and run them twice.
+  if (flight.service && !unfinished) {
+    if (absl::Status s = FinishServiceRuns(flight.parity, result); !s.ok()) {
+      return s;
+    }
+  }
   if (!unfinished) NotePace(*flight.program, result);
   result.off_pace = fast_ != nullptr && flight.program == precise_.get();
   result.readout_time = absl::Now() - readout_start;

@@ -6,7 +6,7 @@
 #   get there, so the other two runs found it by the trials;
 # - 2 (from the start): the crash is found, and its input is the seed
 #   repeated (4 copies: 256 bytes), named `MS: 1 CopyPart-`;
-# - 1 (once coverage stalls), with a quiet time of 1 s: the
+# - 1 (the default, once coverage stalls), with a quiet time of 1 s: the
 #   crash comes after the stall's new executor, and its input is a whole
 #   repetition of a corpus input.
 #

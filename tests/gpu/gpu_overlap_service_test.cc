@@ -106,5 +106,42 @@ TEST(GpuOverlapServiceTest, AFullRingMakesRoomForTheLog) {
   EXPECT_EQ(next->executions, 4u * 100u);
 }
 
+// Service runs more than one dispatch's loop budget can finish (on
+// lavapipe: the compare logs of 48 inputs of 200 bytes through a target
+// that scans its input, and their repetition trials or not): the flight is
+// drained, and its executions are still the work's only, never more than
+// asked.
+void ExpectOnlyTheWorksExecutions(bool repeat_trials) {
+  GpuExecutorOptions options = gpu_test::CpuOptions("needle.fz", 1024);
+  options.coverage_mode = GpuExecutorOptions::CoverageMode::kPrecise;
+  options.overlap = GpuExecutorOptions::Overlap::kOn;
+  options.keep_going = true;
+  options.repeat_trials = repeat_trials;
+  auto executor = gpu_test::MakeExecutor(options);
+  ASSERT_NE(executor, nullptr);
+  for (int i = 0; i < 48; ++i) {
+    std::string input(200, 'a');
+    for (int j = 0; j < 200; j += 7) input[j] = static_cast<char>('b' + i);
+    ASSERT_TRUE(executor->AddInput(Str(input)).ok());
+  }
+  for (uint64_t seed = 1; seed <= 6; ++seed) {
+    ASSERT_TRUE(executor->SubmitBatch(Work(RF_OP_HAVOC, 2, 16), seed).ok());
+    absl::StatusOr<BatchResult> r = executor->CollectBatch();
+    ASSERT_TRUE(r.ok()) << r.status();
+    EXPECT_LE(r->executions, 2u * 16u) << "flight " << seed;
+  }
+  EXPECT_EQ(executor->logged_inputs(), 48u);
+  EXPECT_EQ(executor->validation_messages(), 0u)
+      << executor->last_validation_message();
+}
+
+TEST(GpuOverlapServiceTest, UnfinishedServiceRunsAreNotTheWorksExecutions) {
+  ExpectOnlyTheWorksExecutions(/*repeat_trials=*/false);
+}
+
+TEST(GpuOverlapServiceTest, UnfinishedRepeatTrialsAreNotTheWorksExecutions) {
+  ExpectOnlyTheWorksExecutions(/*repeat_trials=*/true);
+}
+
 }  // namespace
 }  // namespace ringfuzz
