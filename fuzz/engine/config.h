@@ -18,7 +18,8 @@ namespace ringfuzz {
 // executor then refuses the length with an error naming -max_len.
 inline constexpr int64_t kMaxLenLimit = 131072;
 
-// -repeat_trials: never, once coverage stalls (the default), from the start.
+// -repeat_trials: never, once coverage stalls (the default: after
+// Engine::kRepeatQuietTime without a new input), from the start.
 inline constexpr int64_t kRepeatTrialsOff = 0;
 inline constexpr int64_t kRepeatTrialsAfterStall = 1;
 inline constexpr int64_t kRepeatTrialsOn = 2;

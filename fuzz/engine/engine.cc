@@ -385,6 +385,24 @@ std::optional<int> Engine::MaybeRemakeOnStall(std::deque<Batch>& flights) {
   return code;
 }
 
+void Engine::MaybeStartRepeatTrials() {
+  if (repeat_started_ || config_.repeat_trials != kRepeatTrialsAfterStall ||
+      config_.reproducible || !loop_start_) {
+    return;
+  }
+  const absl::Duration quiet =
+      clock_.Now() - std::max({last_new_input_, *loop_start_, last_remake_});
+  if (quiet < kRepeatQuietTime) return;
+  repeat_started_ = true;
+  if (executor_->StartRepeatTrials()) {
+    out_ << "INFO: no new input for " << absl::ToDoubleSeconds(kRepeatQuietTime)
+         << " s: trying each of the corpus's " << corpus_.size()
+         << " inputs followed by copies of itself (-repeat_trials=0 keeps "
+            "them off)"
+         << std::endl;
+  }
+}
+
 int Engine::QuietSeconds() const {
   return config_.auto_value_profile > 0 ? config_.auto_value_profile
                                         : kDefaultQuietSeconds;
@@ -468,6 +486,7 @@ std::optional<int> Engine::FuzzLoop(Scheduler& scheduler) {
   int idle_batches = 0;
   while (true) {
     if (auto code = Reload(flights, in_flight_requested)) return code;
+    MaybeStartRepeatTrials();
     if (auto code = MaybeRemakeOnStall(flights)) return code;
     while (flights.size() < depth && !HoldBehind(flights) && !remake_due_ &&
            !BudgetSpent(in_flight_requested)) {
@@ -691,6 +710,9 @@ std::optional<int> Engine::InstallExecutor(std::unique_ptr<Executor> fresh,
     absl::StatusOr<BatchResult> ran = executor_->Execute(entry.data);
     if (!ran.ok()) return RecoverDevice(ran.status(), flights);
   }
+  // Repetition trials once started stay on (a stall's factory may have
+  // turned them on already).
+  if (repeat_started_) executor_->StartRepeatTrials();
   recovered_ = true;
   if (!steered) return std::nullopt;
   if (absl::Status s = StartSteering(); !s.ok()) return Fail(s);

@@ -217,6 +217,10 @@ class Engine {
   // should pay off.
   static constexpr absl::Duration kMinQuietTime = absl::Seconds(1);
   static constexpr size_t kMaxLenGrowth = 4;
+  // The quiet time after which -repeat_trials=1 starts the repetition
+  // trials: they cost a few executions per input, so they come long before
+  // a new executor would.
+  static constexpr absl::Duration kRepeatQuietTime = absl::Seconds(1);
   // The input length limit in use: the constructor's config.max_len, or
   // what SetLengthFactory grew it to.
   size_t max_len() const {
@@ -269,6 +273,11 @@ class Engine {
   // exit code iff the run must end (the new executor could not take the
   // corpus back).
   std::optional<int> MaybeRemakeOnStall(std::deque<Batch>& flights);
+  // -repeat_trials=1: once the loop has gone kRepeatQuietTime without a
+  // new corpus input, the executor tries each corpus input repeated
+  // (Executor::StartRepeatTrials), once a campaign (and again on an
+  // executor made later). Never under -reproducible (a switch by time).
+  void MaybeStartRepeatTrials();
   // The quiet time, in seconds: config.auto_value_profile, or
   // kDefaultQuietSeconds where that is 0.
   int QuietSeconds() const;
@@ -475,6 +484,7 @@ class Engine {
   bool remake_due_ = false;
   bool value_profile_tried_ = false;     // the switch was attempted
   bool value_profile_switched_ = false;  // and its executor runs
+  bool repeat_started_ = false;          // MaybeStartRepeatTrials
   // When the last executor made on a stall took over (the clock's time).
   absl::Duration last_remake_;
   // When the last input joined the corpus (the clock's time).

@@ -195,6 +195,11 @@ class Executor {
   // can (what they ran counts; the rest of their work does not run): the
   // last one holds more urgent work, such as new entries' first mutants.
   virtual void CutEarlierRounds() {}
+  // Tries each corpus input repeated (fuzz/gpu/repeat_trials.h) in the
+  // coming batches, and every later input once it joins, if the executor
+  // has repetition trials and they are not on yet. Returns true iff it
+  // turned them on.
+  virtual bool StartRepeatTrials() { return false; }
   // `check` (may be empty): polled while a batch runs, every few tens of
   // milliseconds at most; once it returns true the batch ends early (its
   // result counts what ran) and so do the batches in flight, so that a

@@ -1018,6 +1018,14 @@ absl::StatusOr<BatchResult> GpuExecutor::RunBatch(
   if (absl::Status s = LogNewInputs(candidates, result, log_span); !s.ok()) {
     return s;
   }
+  // Trials queued for overlapped rounds (StartRepeatTrials' too) run with
+  // this batch's candidates.
+  if (pending_trials_.urgent() != 0) {
+    size_t urgent = 0;
+    for (Find& trial : pending_trials_.Take(pending_trials_.urgent(), urgent)) {
+      candidates.push_back(std::move(trial));
+    }
+  }
   // With a havoc-only build, its items run first (in their order), then the
   // others on the full build: each dispatch runs one build.
   std::vector<WorkItem> ordered;
@@ -1335,14 +1343,7 @@ void GpuExecutor::DeriveFromLogs(uint32_t first, uint32_t n,
     for (Bytes& varint : derived[k].varints) {
       add_trial(std::move(varint), RF_MUT_VARINT);
     }
-    // A whole copy of the input inserted after it: libFuzzer's CopyPart at
-    // its largest.
-    if (repeat_trials_ && repeat_trials_made_ < repeat_trial_cap_) {
-      for (Bytes& repeat : DeriveRepeats(input, len_limit_)) {
-        add_trial(std::move(repeat), RF_MUT_DUPLICATE);
-        ++repeat_trials_made_;
-      }
-    }
+    if (repeat_trials_) AddRepeatTrials(first + k, trials);
     if (patches_capped_) derived[k].patches.clear();
     patch_index_.push_back(static_cast<uint32_t>(patch_data_.size()));
     patch_index_.push_back(static_cast<uint32_t>(derived[k].patches.size()));
@@ -1351,6 +1352,31 @@ void GpuExecutor::DeriveFromLogs(uint32_t first, uint32_t n,
       patch_data_.push_back(patch.value);
     }
   }
+}
+
+void GpuExecutor::AddRepeatTrials(uint32_t index, std::vector<Find>& trials) {
+  if (repeat_trials_made_ >= repeat_trial_cap_) return;
+  // Whole copies of the input (or of its tail after a header) inserted
+  // after it: libFuzzer's CopyPart at its largest.
+  for (Bytes& repeat : DeriveRepeats(inputs_[index], len_limit_)) {
+    if (repeat_trials_made_ == repeat_trial_cap_) break;
+    Find trial;
+    trial.data = std::move(repeat);
+    trial.parent = index;
+    trial.opcode = RF_OP_CMP;
+    trial.mutations = {RF_MUT_DUPLICATE};
+    trials.push_back(std::move(trial));
+    ++repeat_trials_made_;
+  }
+}
+
+bool GpuExecutor::StartRepeatTrials() {
+  if (repeat_trials_) return false;
+  repeat_trials_ = true;
+  std::vector<Find> trials;
+  for (uint32_t i = 0; i < logged_inputs_; ++i) AddRepeatTrials(i, trials);
+  for (Find& trial : trials) pending_trials_.AddTrial(std::move(trial));
+  return true;
 }
 
 absl::Status GpuExecutor::ReservePatches(uint32_t inputs, uint64_t data_words) {

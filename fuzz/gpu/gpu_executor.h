@@ -249,6 +249,10 @@ class GpuExecutor final : public Executor, public Steerable {
   // submitted claim no more slots, unless one of them carries service runs
   // (whose results the executor needs whole). No-op without overlap.
   void CutEarlierRounds() override;
+  // Turns GpuExecutorOptions::repeat_trials on: the inputs logged so far
+  // get their repetition trials (within repeat_trial_cap) in the next
+  // batches, the later ones after their compare logs.
+  bool StartRepeatTrials() override;
   void SetStopCheck(std::function<bool()> check) override {
     stop_check_ = std::move(check);
   }
@@ -594,6 +598,9 @@ class GpuExecutor final : public Executor, public Steerable {
   // patch buffer is not touched.
   void DeriveFromLogs(uint32_t first, uint32_t n, const ColorCopies& copies,
                       std::vector<Find>& trials);
+  // Appends corpus input `index`'s repetition trials (DeriveRepeats at
+  // len_limit_) to `trials`, while repeat_trials_made_ is under the cap.
+  void AddRepeatTrials(uint32_t index, std::vector<Find>& trials);
   // Makes the patch buffer hold `inputs` index entries and `data_words`
   // words of patches, replacing it (after Quiesce) when it does not.
   absl::Status ReservePatches(uint32_t inputs, uint64_t data_words);

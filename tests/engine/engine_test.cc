@@ -1064,6 +1064,59 @@ TEST(EngineTest, ValueProfileIsTurnedOnAfterTheQuietTime) {
   }
 }
 
+// -repeat_trials=1 (the default): after 1 s without a new input the
+// executor is told to try its corpus repeated, once, with an INFO line, long
+// before the value-profile switch (5 s); 0 and 2 never tell it (2 is the
+// executor's from the start), nor does -reproducible.
+TEST(EngineTest, RepeatTrialsStartAfterOneQuietSecond) {
+  for (uint32_t overlap : {1u, 2u}) {
+    TempDir root;
+    FakeExecutorOptions options;
+    options.overlap = overlap;
+    options.coverage = false;
+    FakeExecutor first(options);
+    const Config config = StallConfig(0, TestConfig().runs);
+    ASSERT_EQ(config.repeat_trials, kRepeatTrialsAfterStall);
+    FakeClock clock(absl::Milliseconds(100));
+    std::ostringstream log;
+    Engine engine(config, first, log, clock);
+    engine.SetValueProfileFactory(FakeValueProfileFactory(options, [] {}));
+    EXPECT_EQ(engine.Run({root.Sub("out")}), 77) << log.str();
+    ASSERT_EQ(first.repeat_starts().size(), 1u) << log.str();
+    EXPECT_GT(first.repeat_starts()[0], 0u);
+    const std::string text = log.str();
+    const size_t repeat =
+        text.find("INFO: no new input for 1 s: trying each of the corpus's " +
+                  std::to_string(first.repeat_starts()[0]) +
+                  " inputs followed by copies of itself");
+    const size_t switched = text.find("turning value profile on");
+    ASSERT_NE(repeat, std::string::npos) << text;
+    ASSERT_NE(switched, std::string::npos) << text;
+    EXPECT_LT(repeat, switched);
+  }
+}
+
+TEST(EngineTest, RepeatTrialsAreNotStartedByTheEngineOtherwise) {
+  for (int mode : {0, 2, 3}) {
+    TempDir root;
+    FakeExecutorOptions options;
+    options.coverage = false;
+    FakeExecutor first(options);
+    Config config = StallConfig(0, TestConfig().runs);
+    config.repeat_trials = mode == 0   ? kRepeatTrialsOff
+                           : mode == 2 ? kRepeatTrialsOn
+                                       : kRepeatTrialsAfterStall;
+    config.reproducible = mode == 3;
+    FakeClock clock(absl::Milliseconds(100));
+    std::ostringstream log;
+    Engine engine(config, first, log, clock);
+    engine.SetValueProfileFactory(FakeValueProfileFactory(options, [] {}));
+    engine.Run({root.Sub("out")});
+    EXPECT_THAT(first.repeat_starts(), IsEmpty()) << "mode " << mode;
+    EXPECT_THAT(log.str(), Not(HasSubstr("followed by copies of itself")));
+  }
+}
+
 // StallConfig(0, runs) whose quiet time in seconds (1000 s) never comes,
 // with -quiet_execs=`quiet_execs`.
 Config QuietExecsConfig(int64_t quiet_execs, int64_t runs) {

@@ -102,6 +102,11 @@ class FakeExecutor final : public Executor {
   // Records the call: the batches in flight, and whether the last one
   // submitted holds HIGH items (new entries' first mutants).
   void CutEarlierRounds() override;
+  // Records the call (the corpus size then); true the first time.
+  bool StartRepeatTrials() override {
+    repeat_starts_.push_back(inputs_.size());
+    return repeat_starts_.size() == 1;
+  }
 
   // What the engine did to this executor.
   const std::vector<Bytes>& inputs() const { return inputs_; }
@@ -130,6 +135,8 @@ class FakeExecutor final : public Executor {
     bool last_has_high = false;
   };
   const std::vector<Cut>& cuts() const { return cuts_; }
+  // Per StartRepeatTrials call, the corpus inputs the executor held.
+  const std::vector<size_t>& repeat_starts() const { return repeat_starts_; }
 
  private:
   // Runs `input`; returns the Find it produces, if any.
@@ -150,6 +157,7 @@ class FakeExecutor final : public Executor {
   std::vector<size_t> in_flight_at_submit_;
   std::vector<size_t> collected_at_submit_;
   std::vector<Cut> cuts_;
+  std::vector<size_t> repeat_starts_;
   size_t collected_ = 0;
   int batches_run_ = 0;
   absl::flat_hash_set<uint64_t> features_;
