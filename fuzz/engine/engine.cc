@@ -1383,10 +1383,11 @@ void Engine::LogFind(const Find& find, const std::string& base_sha1) {
 void Engine::PrintProvenance(const Find& find, const std::string& base_sha1) {
   if (steering_ == nullptr) return;
   out_ << "INFO: found in epoch " << steering_->last_epoch() << ", ring slot "
-       << find.slot << ", by a " << WorkKindName(find.opcode)
-       << " mutant of corpus entry "
-       << (base_sha1.empty() ? "(unknown)" : base_sha1) << " (executor index "
-       << find.parent << "), "
+       << find.slot << ", by a "
+       << (find.host_trial ? "trial the host made from"
+                           : WorkKindName(find.opcode) + " mutant of")
+       << " corpus entry " << (base_sha1.empty() ? "(unknown)" : base_sha1)
+       << " (executor index " << find.parent << "), "
        << MutationSequence({find.opcode}, find.mutations) << "\n";
 }
 

@@ -58,6 +58,9 @@ struct Find {
   // from the parent, in application order; empty when the executor does
   // not say (then `opcode` names the mutation) or nothing was mutated.
   std::vector<uint32_t> mutations;
+  // Made on the host from the parent (a length, text, varint or repetition
+  // trial: `mutations` names it), not by a mutant of a ring slot.
+  bool host_trial = false;
   // The device clock when the execution ended, in the ticks of
   // BatchResult::clock_tick_ns; 0 where the executor has no such clock.
   uint64_t device_clock = 0;

@@ -986,6 +986,7 @@ absl::Status GpuExecutor::Calibrate(const std::vector<Find>& inputs,
         find.parent = input.parent;
         find.opcode = input.opcode;
         find.mutations = input.mutations;
+        find.host_trial = input.host_trial;
         find.device_clock = input.device_clock;
       }
       result.finds.push_back(std::move(find));
@@ -1332,6 +1333,7 @@ void GpuExecutor::DeriveFromLogs(uint32_t first, uint32_t n,
       trial.parent = first + k;
       trial.opcode = RF_OP_CMP;
       trial.mutations = {mutator};
+      trial.host_trial = true;
       trials.push_back(std::move(trial));
     };
     for (size_t length : derived[k].lengths) {
@@ -1365,6 +1367,7 @@ void GpuExecutor::AddRepeatTrials(uint32_t index, std::vector<Find>& trials) {
     trial.parent = index;
     trial.opcode = RF_OP_CMP;
     trial.mutations = {RF_MUT_DUPLICATE};
+    trial.host_trial = true;
     trials.push_back(std::move(trial));
     ++repeat_trials_made_;
   }

@@ -446,6 +446,7 @@ absl::Status GpuExecutor::FinishServiceRuns(uint32_t parity,
     find.parent = service.trials[i].parent;
     find.opcode = service.trials[i].opcode;
     find.mutations = service.trials[i].mutations;
+    find.host_trial = service.trials[i].host_trial;
     // A signature candidate was found when its mutant first ran.
     if (service.trials[i].device_clock != 0) {
       find.device_clock = service.trials[i].device_clock;

@@ -61,6 +61,8 @@ rc=$?
 [ "$rc" -eq 77 ] || fail "-repeat_trials=2: exit $rc, want 77: $(tail -3 log2)"
 grep -q 'fz_crash(code=96)' log2 || fail "-repeat_trials=2: not the crash: $(grep -m1 fz_crash log2)"
 grep -q '^MS: 1 CopyPart-;' log2 || fail "-repeat_trials=2: $(grep -m1 '^MS:' log2)"
+grep -q '^INFO: found in epoch [0-9]*, ring slot [0-9]*, by a trial the host made from corpus entry ' log2 ||
+  fail "-repeat_trials=2: provenance: $(grep -m1 '^INFO: found in' log2)"
 art=$(artifact log2)
 repeats "$art" on/seed || fail "-repeat_trials=2: the artifact does not repeat the seed"
 

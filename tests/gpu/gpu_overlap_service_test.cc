@@ -55,7 +55,11 @@ TEST(GpuOverlapServiceTest, AFlightLogsNewInputsBesideItsWork) {
     ASSERT_TRUE(executor->SubmitBatch(Work(RF_OP_CMP, 4, 100), seed).ok());
     absl::StatusOr<BatchResult> cmp = executor->CollectBatch();
     ASSERT_TRUE(cmp.ok()) << cmp.status();
-    for (const Find& f : cmp->finds) found |= f.kind == Find::Kind::kCrash;
+    for (const Find& f : cmp->finds) {
+      if (f.kind != Find::Kind::kCrash) continue;
+      found = true;
+      EXPECT_FALSE(f.host_trial);  // a CMP mutant of a ring slot
+    }
   }
   EXPECT_TRUE(found);
   EXPECT_EQ(executor->validation_messages(), 0u)
@@ -78,6 +82,7 @@ TEST(GpuOverlapServiceTest, LengthTrialsRunInTheNextFlight) {
       if (f.kind != Find::Kind::kCrash) continue;
       EXPECT_EQ(f.parent, 0u);
       EXPECT_EQ(f.mutations, std::vector<uint32_t>{RF_MUT_LENGTH});
+      EXPECT_TRUE(f.host_trial);
       EXPECT_EQ(f.data, ResizeInput(Str("abcd"), f.data.size()));
       lengths.push_back(f.data.size());
     }

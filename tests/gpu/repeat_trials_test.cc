@@ -110,6 +110,7 @@ std::vector<Find> RepeatCrashes(uint32_t max_len, bool repeat = true,
   for (const Find& f : r->finds) {
     if (f.kind == Find::Kind::kCrash &&
         f.mutations == std::vector<uint32_t>{RF_MUT_DUPLICATE}) {
+      EXPECT_TRUE(f.host_trial);
       crashes.push_back(f);
     }
   }
@@ -185,6 +186,7 @@ std::vector<Bytes> RepeatCrashesOfABatch(GpuExecutor& executor, bool overlap,
     if (f.kind == Find::Kind::kCrash &&
         f.mutations == std::vector<uint32_t>{RF_MUT_DUPLICATE}) {
       EXPECT_EQ(f.parent, 0u);
+      EXPECT_TRUE(f.host_trial);
       crashes.push_back(f.data);
     }
   }
