@@ -1266,6 +1266,22 @@ absl::Status GpuExecutor::LogNewInputs(std::vector<Find>& resized,
   return absl::OkStatus();
 }
 
+namespace {
+
+// A trial of corpus input `parent`, made on the host by `mutator`: it runs
+// as CMP work (the megakernel has no opcode of its own for it).
+Find HostTrial(Bytes data, uint32_t parent, uint32_t mutator) {
+  Find trial;
+  trial.data = std::move(data);
+  trial.parent = parent;
+  trial.opcode = RF_OP_CMP;
+  trial.mutations = {mutator};
+  trial.host_trial = true;
+  return trial;
+}
+
+}  // namespace
+
 void GpuExecutor::DeriveFromLogs(uint32_t first, uint32_t n,
                                  const ColorCopies& copies,
                                  std::vector<Find>& trials) {
@@ -1326,15 +1342,8 @@ void GpuExecutor::DeriveFromLogs(uint32_t first, uint32_t n,
   });
   for (uint32_t k = 0; k < n; ++k) {
     const Bytes& input = inputs_[first + k];
-    // A trial of input first + k, made on the host by `mutator`.
     auto add_trial = [&](Bytes data, uint32_t mutator) {
-      Find trial;
-      trial.data = std::move(data);
-      trial.parent = first + k;
-      trial.opcode = RF_OP_CMP;
-      trial.mutations = {mutator};
-      trial.host_trial = true;
-      trials.push_back(std::move(trial));
+      trials.push_back(HostTrial(std::move(data), first + k, mutator));
     };
     for (size_t length : derived[k].lengths) {
       add_trial(ResizeInput(input, length), RF_MUT_LENGTH);
@@ -1362,13 +1371,7 @@ void GpuExecutor::AddRepeatTrials(uint32_t index, std::vector<Find>& trials) {
   // after it: libFuzzer's CopyPart at its largest.
   for (Bytes& repeat : DeriveRepeats(inputs_[index], len_limit_)) {
     if (repeat_trials_made_ == repeat_trial_cap_) break;
-    Find trial;
-    trial.data = std::move(repeat);
-    trial.parent = index;
-    trial.opcode = RF_OP_CMP;
-    trial.mutations = {RF_MUT_DUPLICATE};
-    trial.host_trial = true;
-    trials.push_back(std::move(trial));
+    trials.push_back(HostTrial(std::move(repeat), index, RF_MUT_DUPLICATE));
     ++repeat_trials_made_;
   }
 }
