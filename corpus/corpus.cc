@@ -32,6 +32,14 @@ std::optional<size_t> Corpus::FindByExecutorIndex(
   return it->second;
 }
 
+void Corpus::Retire(size_t index) {
+  CorpusEntry& entry = entries_[index];
+  if (entry.retired) return;
+  entry.retired = true;
+  ++retired_;
+  total_bytes_ -= entry.data.size();
+}
+
 void Corpus::RecordExecutions(size_t index, uint64_t executions) {
   entries_[index].executions += executions;
 }

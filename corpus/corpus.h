@@ -35,9 +35,13 @@ struct CorpusEntry {
   // iterations over the executions of its mutants (0 and 0: unmeasured).
   uint64_t measured_executions = 0;
   uint64_t measured_steps = 0;
+  // Replaced by a shorter input of the same path (Corpus::Retire): kept so
+  // that indices stay valid, but no longer mutated or counted.
+  bool retired = false;
 };
 
-// Entries are never removed, so an index stays valid for the whole run.
+// Entries are never removed, so an index stays valid for the whole run; an
+// entry replaced by a shorter one is retired instead.
 // Not copyable: there is one corpus per fuzzing run.
 class Corpus {
  public:
@@ -66,10 +70,17 @@ class Corpus {
   void RecordFind(size_t index, uint32_t new_bits = 0);
   // Adds a measurement of the cost of mutating entry `index`.
   void RecordCost(size_t index, uint64_t executions, uint64_t steps);
+  // Retires entry `index` (once; again is a no-op): it leaves
+  // active_size() and total_bytes(), and the scheduler draws it no more.
+  void Retire(size_t index);
 
+  // Every entry ever added, retired ones too (indices run below it).
   size_t size() const { return entries_.size(); }
   bool empty() const { return entries_.empty(); }
-  // Sum of all input sizes, as libFuzzer's "corp: N/<bytes>".
+  // Entries not retired, as libFuzzer's "corp: N/<bytes>".
+  size_t active_size() const { return entries_.size() - retired_; }
+  // Sum of the sizes of the entries not retired, as libFuzzer's
+  // "corp: N/<bytes>".
   uint64_t total_bytes() const { return total_bytes_; }
   // Size of the largest input (0 if empty).
   size_t max_input_size() const { return max_input_size_; }
@@ -81,6 +92,7 @@ class Corpus {
   absl::flat_hash_map<std::string, size_t> by_sha1_;
   absl::flat_hash_map<uint32_t, size_t> by_executor_index_;
   uint64_t total_bytes_ = 0;
+  size_t retired_ = 0;
   size_t max_input_size_ = 0;
   uint64_t total_finds_ = 0;
 };

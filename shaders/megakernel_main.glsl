@@ -17,6 +17,7 @@ shared uint rf_sh_fault_aux;
 shared uint rf_sh_out_of_budget;
 shared uint rf_sh_resumed;  // the slot was claimed from REQUEUE
 shared uint rf_sh_requeue;  // a lane ran out of loop budget with work left
+shared uint rf_sh_reduced;  // the shortest RF_FIND_REDUCE length queued
 
 // Set by rf_claim: the status the claimed slot had (PUBLISHED or REQUEUE).
 uint rf_claimed_from;
@@ -256,11 +257,23 @@ void rf_run_slot(uint slot, uint lane) {
   rf_slot_parent = parent;
   // A requeued slot goes on from each lane's next mutant.
   uint m = rf_sh_resumed != 0u ? rf_ring[rf_progress_word(slot, lane)] : lane;
+#ifdef RF_COVERAGE_SIGNATURE
+  // Input reduction (RF_PUSH_REDUCE): the lane's first mutant is the parent
+  // itself, whose signature later mutants are compared with. A lane that
+  // resumes a slot past its first mutant does not reduce.
+  bool reduce = (rf_pc.flags & RF_PUSH_REDUCE) != 0u &&
+                opcode == RF_OP_HAVOC &&
+                rf_hash(slot_hash ^ 0x52454455u) % RF_REDUCE_SLOT_SHARE == 0u;
+  bool reduce_known = false;  // parent_sig holds the parent's signature
+  uint parent_sig = 0u;
+  uint parent_len = 0u;
+#endif
   bool out_of_budget = false;
   while (!stop && m < count) {
     if (rf_ctrl[RF_RES_STOP] != 0u) break;
     if (rf_ctrl[RF_CTRL_SHUTDOWN] != 0u) break;  // the host stops a stalled dispatch
     bool report = false;
+    bool reduced = false;  // the execution to queue is a reduction
     uint source = parent;
     for (uint r = 0u; r < RF_ROUND_MUTANTS && m < count; ++r) {
       rf_steps += 1u;
@@ -275,6 +288,11 @@ void rf_run_slot(uint slot, uint lane) {
       rf_rng = rf_hash(seed ^ rf_hash(m ^ slot_hash));
       rf_rng_wide = rf_hash(seed ^ rf_hash((m - lane) ^ slot_hash));
       source = calibrate ? parent + m : parent;
+#ifdef RF_COVERAGE_SIGNATURE
+      bool parent_run = reduce && m == lane;
+#else
+      bool parent_run = false;
+#endif
       bool chained = link != 0u;
       link = link + 1u >= chain ? 0u : link + 1u;
       uint len = chain_len;
@@ -283,6 +301,7 @@ void rf_run_slot(uint slot, uint lane) {
       // applies another of the parent's patches (comparisons joined by
       // `&&` need several at once); other chains add havoc steps.
       uint kind = calibrate ? RF_OP_CALIBRATE
+                : parent_run ? RF_OP_REPLAY
                 : chained && opcode != RF_OP_TRIM && opcode != RF_OP_CMP
                     ? RF_OP_HAVOC
                     : opcode;
@@ -296,8 +315,9 @@ void rf_run_slot(uint slot, uint lane) {
       }
       len = rf_mutate(kind, len, with);
       chain_len = len;
-      mutations = ((chained ? mutations : RF_MUT_SEQ_EMPTY) << RF_MUT_BITS) |
-                  rf_last_mutator;
+      mutations = parent_run ? RF_MUT_SEQ_EMPTY
+                  : ((chained ? mutations : RF_MUT_SEQ_EMPTY) << RF_MUT_BITS) |
+                        rf_last_mutator;
       [[unroll]] for (uint k = 0u; k < RF_MUT_COUNT; ++k) {
         uses[k] += rf_last_mutator == k ? 1u : 0u;
       }
@@ -317,8 +337,18 @@ void rf_run_slot(uint slot, uint lane) {
 #ifdef RF_COVERAGE_SIGNATURE
       // An unseen signature is a candidate (looked up with a plain load;
       // claimed with an atomic between rounds).
-      uint bit = rf_signature() & (RF_SEEN_BITS - 1u);
+      uint sig = rf_signature();
+      uint bit = sig & (RF_SEEN_BITS - 1u);
       bool interesting = (rf_ctrl[RF_RES_SEEN + (bit >> 5u)] & (1u << (bit & 31u))) == 0u;
+      if (parent_run) {
+        parent_sig = sig;
+        parent_len = len;
+        reduce_known = true;
+        interesting = false;  // the parent: in the corpus already
+      }
+      reduced = reduce_known && !parent_run && sig == parent_sig &&
+                len < parent_len && len < rf_sh_reduced;
+      interesting = interesting || reduced;
 #else
       bool interesting = rf_new_bits != 0u;
 #endif
@@ -350,6 +380,15 @@ void rf_run_slot(uint slot, uint lane) {
       continue;
     }
 #ifdef RF_COVERAGE_SIGNATURE
+    // A reduction is queued when it is shorter than every one the slot
+    // queued before; it marks nothing (a later, shorter one is queued too).
+    if (reduced) {
+      if (atomicMin(rf_sh_reduced, rf_len) > rf_len) {
+        rf_new_bits = 0u;
+        pushed += rf_push_find(RF_FIND_REDUCE, slot, source, opcode, mutations);
+      }
+      continue;
+    }
     // A candidate that does not fit the find queue leaves its signature
     // unseen: a later execution with it is a candidate again.
     // It says how many (counter, class) pairs it visits first: the host
@@ -458,6 +497,7 @@ void main() {
       rf_sh_fault = 0u;
       rf_sh_fault_code = 0u;
       rf_sh_fault_aux = 0u;
+      rf_sh_reduced = 0xFFFFFFFFu;
     }
     barrier();
     uint slot = rf_sh_slot;

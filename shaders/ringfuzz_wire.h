@@ -258,6 +258,10 @@
   5u                              // signature mode: unseen execution signature,
                                   // to be run again with precise coverage
 #define RF_FIND_OUT_OF_BOUNDS 6u  // local array index >= its length
+// Signature mode with RF_PUSH_REDUCE: an input with its parent's
+// execution signature and fewer bytes (the parent's reduction, libFuzzer's
+// REDUCE); NEW_BITS is 0.
+#define RF_FIND_REDUCE 7u
 
 // ---------------------------------------------------------------------------
 // Corpus buffer: RF_CORPUS_INDEX_WORDS(capacity) words of index, then data.
@@ -343,6 +347,12 @@
 // claims no more slots below HIGH priority and its finds reach the host
 // sooner.
 #define RF_PUSH_CUT_ON_FIND 4u
+// The signature build reduces inputs (RF_FIND_REDUCE): in one HAVOC slot
+// of RF_REDUCE_SLOT_SHARE, each lane runs the parent unmutated as its
+// first mutant, and a later mutant with the parent's signature and fewer
+// bytes than any the slot queued before is queued.
+#define RF_PUSH_REDUCE 8u
+#define RF_REDUCE_SLOT_SHARE 8u
 
 // Descriptor bindings of the megakernel (set 0).
 #define RF_BINDING_CONTROL 0

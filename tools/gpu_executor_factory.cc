@@ -41,6 +41,7 @@ absl::StatusOr<std::unique_ptr<Executor>> MakeGpuExecutor(Config& config,
   options.overlap = AutoOffOn<GpuExecutorOptions::Overlap>(config.overlap);
   options.cut_rounds = config.cut_rounds && !config.reproducible;
   options.repeat_trials = config.repeat_trials == kRepeatTrialsOn;
+  options.reduce_inputs = config.reduce_inputs;
   using CoverageMode = GpuExecutorOptions::CoverageMode;
   if (config.coverage_mode.empty()) {
     options.coverage_mode = CoverageMode::kAuto;

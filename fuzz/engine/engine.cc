@@ -1056,6 +1056,10 @@ std::optional<int> Engine::HandleFinds(const BatchResult& result) {
                               parent ? corpus_.entry(*parent).sha1 : "",
                               /*save_artifact=*/true);
     }
+    if (find.reduces_parent) {
+      OfferReduction(find, parent);
+      continue;
+    }
     if (!corpus_full_.ok()) {
       KeepUnfuzzed(find.data);
       continue;
@@ -1088,8 +1092,57 @@ std::optional<int> Engine::HandleFinds(const BatchResult& result) {
     new_units_waiting_.push_back(
         {**added, find.opcode, find.mutations, std::nullopt, false});
   }
+  if (absl::Status s = ApplyReductions(); !s.ok()) return Fail(s);
   close_batch();
   return std::nullopt;
+}
+
+void Engine::OfferReduction(const Find& find, std::optional<size_t> parent) {
+  if (!parent || corpus_.entry(*parent).retired) return;
+  auto [it, fresh] = pending_reductions_.try_emplace(*parent, find);
+  if (!fresh && find.data.size() < it->second.data.size()) it->second = find;
+}
+
+absl::Status Engine::ApplyReductions() {
+  if (pending_reductions_.empty()) return absl::OkStatus();
+  const absl::Duration now = clock_.Now();
+  if (!config_.reproducible && now - last_reductions_ < kReductionInterval) {
+    return absl::OkStatus();
+  }
+  last_reductions_ = now;
+  std::map<size_t, Find> pending = std::move(pending_reductions_);
+  pending_reductions_.clear();
+  for (const auto& [parent, find] : pending) {
+    if (absl::Status s = Reduce(find, parent); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Engine::Reduce(const Find& find, size_t parent) {
+  if (!corpus_full_.ok()) return absl::OkStatus();
+  const CorpusEntry& old = corpus_.entry(parent);
+  if (old.retired || find.data.size() >= old.data.size()) {
+    return absl::OkStatus();  // replaced already, by one as short or shorter
+  }
+  const uint32_t new_bits = old.new_bits;
+  const std::optional<size_t> lineage = old.parent;
+  auto added = AddToCorpus(find.data, new_bits, lineage, /*progress=*/false);
+  if (!added.ok() &&
+      added.status().code() == absl::StatusCode::kResourceExhausted) {
+    corpus_full_ = added.status();
+    return absl::OkStatus();  // the parent stays: nothing is lost
+  }
+  if (!added.ok()) return added.status();
+  if (!added->has_value()) return absl::OkStatus();  // a known input
+  corpus_.Retire(parent);
+  ++reduced_units_;
+  NewUnit unit;
+  unit.index = **added;
+  unit.opcode = find.opcode;
+  unit.mutations = find.mutations;
+  unit.replaces = parent;
+  new_units_waiting_.push_back(std::move(unit));
+  return absl::OkStatus();
 }
 
 std::optional<int> Engine::Reload(std::deque<Batch>& flights,
@@ -1224,7 +1277,7 @@ void Engine::ReportWrittenUnits(
 
 void Engine::PrintNewUnit(const NewUnit& unit) {
   const CorpusEntry& entry = corpus_.entry(unit.index);
-  PrintStatus(StatusEvent::kNew,
+  PrintStatus(unit.replaces ? StatusEvent::kReduce : StatusEvent::kNew,
               FormatNewUnitSuffix(
                   entry.data.size(),
                   unit.at ? unit.at->max_input_size : corpus_.max_input_size(),
@@ -1233,7 +1286,8 @@ void Engine::PrintNewUnit(const NewUnit& unit) {
 }
 
 absl::StatusOr<std::optional<size_t>> Engine::AddToCorpus(
-    const Bytes& data, uint32_t new_bits, std::optional<size_t> parent) {
+    const Bytes& data, uint32_t new_bits, std::optional<size_t> parent,
+    bool progress) {
   std::string sha1 = Sha1Hex(data);
   if (corpus_.FindBySha1(sha1)) return std::optional<size_t>();
   absl::StatusOr<uint32_t> index = executor_->AddInput(data);
@@ -1256,7 +1310,7 @@ absl::StatusOr<std::optional<size_t>> Engine::AddToCorpus(
         absl::StrCat("the executor returned corpus index ", *index,
                      " twice (this is a bug in the executor)"));
   }
-  if (value_profile_remake_ || length_remake_) {
+  if (progress && (value_profile_remake_ || length_remake_)) {
     last_new_input_ = clock_.Now();
     execs_at_progress_ = total_execs_;
   }
@@ -1427,7 +1481,7 @@ Engine::StatusAt Engine::CurrentStatus() {
   StatusAt at;
   at.runs = total_execs_;
   at.coverage = executor_->Coverage();
-  at.corpus_units = corpus_.size();
+  at.corpus_units = corpus_.active_size();
   at.corpus_bytes = corpus_.total_bytes();
   at.max_input_size = corpus_.max_input_size();
   return at;

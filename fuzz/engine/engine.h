@@ -66,6 +66,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -221,6 +222,8 @@ class Engine {
   // trials: they cost a few executions per input, so they come long before
   // a new executor would.
   static constexpr absl::Duration kRepeatQuietTime = absl::Seconds(1);
+  // How often waiting reductions join the corpus (OfferReduction).
+  static constexpr absl::Duration kReductionInterval = absl::Milliseconds(500);
   // The input length limit in use: the constructor's config.max_len, or
   // what SetLengthFactory grew it to.
   size_t max_len() const {
@@ -330,16 +333,29 @@ class Engine {
   // since: an input is on disk before it is reported. `wait`: first waits
   // until every queued input is written, so all of them are reported.
   void FlushNewUnits(bool wait = true);
+  // Finds that reduce their parent (Find::reduces_parent, -reduce_inputs)
+  // wait, the shortest per parent, and are put in at most every
+  // kReductionInterval (every batch with -reproducible): each new input
+  // costs the executor a compare log that cuts the rounds queued before
+  // it, which a reduction, unlike a find, does not need at once.
+  void OfferReduction(const Find& find, std::optional<size_t> parent);
+  absl::Status ApplyReductions();
+  // A reduction shorter than its parent, which is still active, joins the
+  // corpus in the parent's place (with the parent's new_bits and lineage)
+  // and the parent is retired. A reduction is no progress: the quiet times
+  // go on, and it gets no fresh items.
+  absl::Status Reduce(const Find& find, size_t parent);
   // Prints the NEW lines of `written` (oldest first), saving each input
   // that the corpus directory did not take elsewhere first.
   void ReportWrittenUnits(const std::vector<AsyncWriter::Written>& written);
 
   // Adds `data` to the corpus and the executor's mirror; returns the corpus
   // index, or nullopt if it was already there. `parent`: the corpus index
-  // it was mutated from, if known.
+  // it was mutated from, if known. `progress`: it restarts the quiet times
+  // (-auto_value_profile, -auto_max_len).
   absl::StatusOr<std::optional<size_t>> AddToCorpus(
       const Bytes& data, uint32_t new_bits,
-      std::optional<size_t> parent = std::nullopt);
+      std::optional<size_t> parent = std::nullopt, bool progress = true);
   // The next batch's budget: `configured`, shaped by the steering and by
   // the round sizer, with the -runs left.
   // `in_flight_requested`: executions requested by batches in flight.
@@ -532,7 +548,10 @@ class Engine {
   std::set<std::pair<int, uint32_t>> reported_bugs_;
   int bug_exit_code_ = 0;
   uint64_t dropped_finds_ = 0;
-  TimeoutGate timeout_gate_;     // clears timeouts that are not (-twin)
+  TimeoutGate timeout_gate_;    // clears timeouts that are not (-twin)
+  uint64_t reduced_units_ = 0;  // reductions that replaced an entry
+  std::map<size_t, Find> pending_reductions_;  // by parent's corpus index
+  absl::Duration last_reductions_;             // when they were last put in
   uint64_t unsaved_units_ = 0;   // new inputs the corpus dir did not take
   uint64_t fallback_units_ = 0;  // of them, saved to fallback_dir_
   std::string fallback_dir_;     // set at the first failure
@@ -554,6 +573,12 @@ class Engine {
     // done with them).
     std::optional<StatusAt> at;  // none: the counters when printed
     bool closes_batch = false;
+    // A reduction (libFuzzer's REDUCE line): the corpus index of the entry
+    // it replaced. The replaced entry's file stays in the corpus directory:
+    // the signature build tells paths apart by block hit counts, so the
+    // parent may hold a feature (an edge) that the reduction lacks, and a
+    // restart or a merge must still see it.
+    std::optional<size_t> replaces;
   };
   // Rounds cut short for urgent work, and the executions they did not run
   // (BatchResult::cut_executions).

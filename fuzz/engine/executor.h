@@ -61,6 +61,11 @@ struct Find {
   // Made on the host from the parent (a length, text, varint or repetition
   // trial: `mutations` names it), not by a mutant of a ring slot.
   bool host_trial = false;
+  // A reduction of the parent (kind kNewCoverage, new_bits 0): `data` ran
+  // the parent's path, as far as the executor tells paths apart, with
+  // fewer bytes. The engine may put it in the parent's place (libFuzzer's
+  // -reduce_inputs).
+  bool reduces_parent = false;
   // The device clock when the execution ended, in the ticks of
   // BatchResult::clock_tick_ns; 0 where the executor has no such clock.
   uint64_t device_clock = 0;

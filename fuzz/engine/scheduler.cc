@@ -122,8 +122,11 @@ void Scheduler::DrawParents(const Corpus& corpus,
   double sum = 0;
   for (size_t index : candidates) {
     const CorpusEntry& entry = corpus.entry(index);
-    sum += Energy(entry, context, Siblings(corpus, entry)) *
-           Speed(Cost(entry), mean_cost);
+    // A retired entry (replaced by a shorter one) is drawn no more.
+    if (!entry.retired) {
+      sum += Energy(entry, context, Siblings(corpus, entry)) *
+             Speed(Cost(entry), mean_cost);
+    }
     cumulative.push_back(sum);
   }
   for (uint64_t i = 0; i < n; ++i) {
@@ -141,7 +144,7 @@ std::vector<uint32_t> Scheduler::DealFresh(
   for (uint32_t round = 0; round < kFreshItemsPerEntry && budget > 0; ++round) {
     for (size_t j = 0; j < plan.fresh.size() && budget > 0; ++j) {
       const size_t index = plan.fresh[j];
-      if (index >= corpus.size()) continue;
+      if (index >= corpus.size() || corpus.entry(index).retired) continue;
       if (shares) {
         const uint32_t tenant =
             index < plan.entry_tenant.size() ? plan.entry_tenant[index] : 0;
@@ -197,7 +200,8 @@ Batch Scheduler::NextBatch(const Corpus& corpus, const BatchBudget& budget,
       DealFresh(corpus, plan, fresh_budget, shares);
   uint64_t fresh_items = 0;
   for (size_t j = 0; j < plan.fresh.size(); ++j) {
-    if (dealt[j] == 0 && plan.fresh[j] < corpus.size()) {
+    if (dealt[j] == 0 && plan.fresh[j] < corpus.size() &&
+        !corpus.entry(plan.fresh[j]).retired) {
       batch.fresh_waiting.push_back(plan.fresh[j]);
     }
     parents.insert(parents.end(), dealt[j], plan.fresh[j]);

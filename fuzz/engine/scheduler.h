@@ -36,6 +36,9 @@
 // stopped giving kept children fades (its fade is 1/2 after kStaleIntervals
 // find intervals without one), and every entry keeps a non-zero chance.
 //
+// A retired entry (replaced by a shorter input of its path, Corpus::Retire)
+// has no energy and gets no fresh items.
+//
 // Energy is then scaled by speed, as AFL's performance score does: an entry
 // whose mutants run cheaper than the corpus average is picked more often,
 // one whose mutants run longer less often, so that slow inputs (a loop at

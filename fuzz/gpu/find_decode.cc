@@ -14,6 +14,7 @@ bool KindOf(uint32_t raw, Find::Kind& kind) {
   switch (raw) {
     case RF_FIND_NEW_COVERAGE:
     case RF_FIND_CANDIDATE:
+    case RF_FIND_REDUCE:
       kind = Find::Kind::kNewCoverage;
       return true;
     case RF_FIND_CRASH:
@@ -66,7 +67,7 @@ DecodedFindQueue DecodeFindQueue(absl::Span<const uint32_t> queue,
       out.errors.push_back(absl::StrCat(
           "find queue entry ", i, " has kind ", entry[RF_FIND_KIND],
           ", which is none of the wire protocol's (", RF_FIND_NEW_COVERAGE,
-          "..", RF_FIND_OUT_OF_BOUNDS, "); the entry is skipped"));
+          "..", RF_FIND_REDUCE, "); the entry is skipped"));
       continue;
     }
     const uint32_t len = static_cast<uint32_t>(
@@ -80,6 +81,7 @@ DecodedFindQueue DecodeFindQueue(absl::Span<const uint32_t> queue,
     find.code = entry[RF_FIND_CODE];
     find.aux = entry[RF_FIND_AUX];
     find.new_bits = entry[RF_FIND_NEW_BITS];
+    find.reduces_parent = entry[RF_FIND_KIND] == RF_FIND_REDUCE;
     find.mutations = UnpackMutations(entry[RF_FIND_MUTATIONS]);
     find.device_clock =
         uint64_t{entry[RF_FIND_CLOCK_HI]} << 32 | entry[RF_FIND_CLOCK_LO];

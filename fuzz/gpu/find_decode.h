@@ -35,7 +35,7 @@ struct DecodedFindQueue {
 // RF_FIND_WORDS(max_len / 4) words each; `max_len` a multiple of 4, as the
 // megakernel's is). Never reads past `queue`: the count is capped at the
 // whole entries `queue` holds. Per entry:
-//  - KIND must be one of RF_FIND_NEW_COVERAGE..RF_FIND_OUT_OF_BOUNDS;
+//  - KIND must be one of RF_FIND_NEW_COVERAGE..RF_FIND_REDUCE;
 //    anything else is an error and the entry is skipped (it is not new
 //    coverage: a corrupted entry must not join the corpus);
 //  - LEN is capped at max_len (the entry holds no more bytes);

@@ -317,7 +317,8 @@ GpuExecutor::GpuExecutor(vk::Instance instance, vk::Device device,
       finds_(std::move(finds)),
       dict_(std::move(dict)),
       cmplog_(std::move(cmplog)),
-      push_flags_(options.keep_going ? RF_PUSH_KEEP_GOING : 0u),
+      push_flags_((options.keep_going ? RF_PUSH_KEEP_GOING : 0u) |
+                  (options.reduce_inputs ? RF_PUSH_REDUCE : 0u)),
       dispatch_timeout_(options.dispatch_timeout) {
   memory_bound_ = options.memory_bound;
   patch_start_inputs_ = std::max<uint64_t>(options.patch_inputs, 1);

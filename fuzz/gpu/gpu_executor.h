@@ -157,6 +157,12 @@ struct GpuExecutorOptions {
   // the ringfuzz command turns it on for the executors it builds after a
   // stall (-repeat_trials).
   bool repeat_trials = false;
+  // Input reduction (RF_PUSH_REDUCE, signature builds): one HAVOC slot in
+  // RF_REDUCE_SLOT_SHARE runs its parent unmutated as each lane's first
+  // mutant, and queues the shortest later mutant with the parent's
+  // execution signature and fewer bytes (Find::reduces_parent). Off here;
+  // the ringfuzz command turns it on (-reduce_inputs).
+  bool reduce_inputs = false;
   // At most this many repetition trials (two per input at most) over the
   // executor's life, for the first inputs it logs: a stall's executor logs
   // the whole corpus at once, and at -max_len=4096 the default cap's trials

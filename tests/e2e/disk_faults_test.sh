@@ -22,7 +22,7 @@ fi
 check_kept() {  # corpus dir, seed count, log
   local dir=$1 seed_files=$2 log=$3
   local news fallback unsaved in_dir pid
-  news=$(grep -c "	NEW " "$log")
+  news=$(grep -cE "	(NEW|REDUCE) " "$log")  # each has its file
   pid=$(grep -o "ringfuzz-unsaved-[0-9]*" "$log" | head -1)
   fallback=0
   [ -n "$pid" ] && fallback=$(ls "$work/tmp/$pid" 2>/dev/null | wc -l)

@@ -32,10 +32,12 @@ for sig in INT TERM; do
     fail "SIG$sig: no 'run interrupted' line"
   grep -q "^stat::number_of_executed_units:" "$work/log" ||
     fail "SIG$sig: no final stats"
-  news=$(grep -c "	NEW " "$work/log")
+  # Every NEW and REDUCE line has its file (a reduction's parent keeps its
+  # own).
+  news=$(grep -cE "	(NEW|REDUCE) " "$work/log")
   files=$(ls "$dir" | wc -l)
   [ "$files" -eq $((seed_files + news)) ] ||
-    fail "SIG$sig: $news NEW lines but $((files - seed_files)) new files"
+    fail "SIG$sig: $news NEW and REDUCE lines but $((files - seed_files)) new files"
   echo "SIG$sig: exit 72, $news new inputs saved"
 done
 echo "PASS: interrupts"

@@ -85,8 +85,8 @@ expected=$(( $(ls "$seeds" | wc -l) + $(echo "$written" | grep -c .) ))
 files=$(ls "$run/corpus" | wc -l)
 [ "$files" -eq "$expected" ] ||
   fail "$files corpus files, expected $expected (seeds and saved inputs)"
-news=$(grep -c "	NEW " "$run"/fuzz-*.log | awk -F: '{s += $2} END {print s}')
-[ "$news" -ge "$(echo "$written" | grep -c .)" ] || fail "fewer NEW lines than files"
+news=$(grep -cE "	(NEW|REDUCE) " "$run"/fuzz-*.log | awk -F: '{s += $2} END {print s}')
+[ "$news" -ge "$(echo "$written" | grep -c .)" ] || fail "fewer NEW and REDUCE lines than files"
 picked=$(comm -12 \
   <(sed -n 's/^Written [0-9]* bytes to //p' "$run/fuzz-0.log" | sort -u) \
   <(sed -n 's/^Reloaded [0-9]* bytes from //p' "$run/fuzz-1.log" | sort -u))

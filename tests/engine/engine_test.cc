@@ -1068,6 +1068,48 @@ TEST(EngineTest, ValueProfileIsTurnedOnAfterTheQuietTime) {
 // executor is told to try its corpus repeated, once, with an INFO line, long
 // before the value-profile switch (5 s); 0 and 2 never tell it (2 is the
 // executor's from the start), nor does -reproducible.
+// -reduce_inputs: a reduction takes its parent's place in the corpus (a
+// REDUCE line and its own file; the parent's file stays), the parent is
+// drawn no more, and the corpus count stays. The fake reports each input
+// without its last byte as its reduction; a campaign without coverage
+// starts from "\n", whose reduction is the empty input.
+TEST(EngineTest, AReductionTakesItsParentsPlace) {
+  TempDir root;
+  const std::string out = root.Sub("out");
+  FakeExecutorOptions options;
+  options.coverage = false;
+  options.reduce = true;
+  FakeExecutor executor(options);
+  Config config = TestConfig();
+  config.runs = 200000;
+  FakeClock clock(absl::Milliseconds(100));
+  std::ostringstream log;
+  Engine engine(config, executor, log, clock);
+  EXPECT_EQ(engine.Run({out}), 0) << log.str();
+  const Corpus& corpus = engine.corpus();
+  ASSERT_EQ(corpus.size(), 2u) << log.str();
+  EXPECT_EQ(corpus.active_size(), 1u);
+  EXPECT_EQ(corpus.entry(0).data, B("\n"));
+  EXPECT_TRUE(corpus.entry(0).retired);
+  EXPECT_TRUE(corpus.entry(1).data.empty());
+  EXPECT_FALSE(corpus.entry(1).retired);
+  EXPECT_EQ(corpus.total_bytes(), 0u);
+  // The items of the last batch name the active entry only.
+  const std::vector<WorkItem>& last = executor.batches().back();
+  ASSERT_FALSE(last.empty());
+  for (const WorkItem& item : last) {
+    EXPECT_EQ(item.parent, corpus.entry(1).executor_index);
+  }
+  // libFuzzer's line (without coverage, and with an empty corpus, it
+  // prints neither cov/ft nor the bytes).
+  EXPECT_THAT(log.str(),
+              ContainsRegex("#[0-9]+\tREDUCE corp: 1 exec/s: [0-9]+ rss: "
+                            "[0-9]+Mb L: 0/1 MS: 1 EraseBytes-"));
+  // The reduction has its file (the "\n" an empty campaign starts from
+  // has none).
+  EXPECT_TRUE(std::filesystem::exists(out + "/" + corpus.entry(1).sha1));
+}
+
 TEST(EngineTest, RepeatTrialsStartAfterOneQuietSecond) {
   for (uint32_t overlap : {1u, 2u}) {
     TempDir root;

@@ -161,6 +161,16 @@ absl::StatusOr<BatchResult> FakeExecutor::RunBatch(
       return absl::InvalidArgumentError(
           absl::StrCat("work item ", i, " names an unknown corpus entry"));
     }
+    if (options_.reduce && !inputs_[item.parent].empty()) {
+      Find reduction;
+      reduction.data.assign(inputs_[item.parent].begin(),
+                            inputs_[item.parent].end() - 1);
+      reduction.parent = item.parent;
+      reduction.opcode = item.opcode;
+      reduction.mutations = {RF_MUT_ERASE};
+      reduction.reduces_parent = true;
+      result.finds.push_back(std::move(reduction));
+    }
     std::mt19937_64 rng(seed ^ (0x9E3779B97F4A7C15ull * (i + 1)));
     uint32_t runs = std::min(item.count, options_.max_execs_per_item);
     for (uint32_t r = 0; r < runs; ++r) {

@@ -41,6 +41,10 @@ struct FakeExecutorOptions {
   uint32_t max_execs_per_item = std::numeric_limits<uint32_t>::max();
   // false: an uninstrumented target that never reports new coverage.
   bool coverage = true;
+  // Every work item on a non-empty parent also reports, as the GPU
+  // executor's reducing slots do, a reduction of it (Find::
+  // reduces_parent): the parent without its last byte.
+  bool reduce = false;
   // If set, RunBatch fails with this message.
   std::optional<std::string> batch_error;
   // Called at the start of every RunBatch (tests use it to change the disk

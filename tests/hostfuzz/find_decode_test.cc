@@ -77,6 +77,21 @@ TEST(FindDecodeTest, CandidatesAreNewCoverageKeptApart) {
   EXPECT_EQ(d.candidates[0].kind, Find::Kind::kNewCoverage);
 }
 
+// A reduction is new-coverage kind with its flag set, among the finds (no
+// judgement: its path is its parent's); other kinds do not set the flag.
+TEST(FindDecodeTest, ReductionsAreFindsThatReduceTheirParent) {
+  std::vector<uint32_t> queue = Queue(2);
+  queue[RF_FIND_KIND] = RF_FIND_REDUCE;
+  queue[kStride + RF_FIND_KIND] = RF_FIND_NEW_COVERAGE;
+  const DecodedFindQueue d = DecodeFindQueue(queue, 2, kMaxLen, {});
+  EXPECT_THAT(d.errors, IsEmpty());
+  EXPECT_THAT(d.candidates, IsEmpty());
+  ASSERT_EQ(d.finds.size(), 2u);
+  EXPECT_EQ(d.finds[0].kind, Find::Kind::kNewCoverage);
+  EXPECT_TRUE(d.finds[0].reduces_parent);
+  EXPECT_FALSE(d.finds[1].reduces_parent);
+}
+
 TEST(FindDecodeTest, BugSitesOutsideTheTablesGiveNoLocation) {
   const std::vector<SiteLocation> locations = {{"f", "t.fz", 3, {}},
                                                {"g", "t.fz", 9, {}}};

@@ -36,7 +36,7 @@ void CheckMutations(uint32_t packed) {
 }
 
 bool KnownKind(uint32_t raw) {
-  return raw >= RF_FIND_NEW_COVERAGE && raw <= RF_FIND_OUT_OF_BOUNDS;
+  return raw >= RF_FIND_NEW_COVERAGE && raw <= RF_FIND_REDUCE;
 }
 
 void RunOne(const uint8_t* data, size_t size) {
