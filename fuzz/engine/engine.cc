@@ -1135,12 +1135,11 @@ absl::Status Engine::Reduce(const Find& find, size_t parent) {
   if (!added.ok()) return added.status();
   if (!added->has_value()) return absl::OkStatus();  // a known input
   corpus_.Retire(parent);
-  ++reduced_units_;
   NewUnit unit;
   unit.index = **added;
   unit.opcode = find.opcode;
   unit.mutations = find.mutations;
-  unit.replaces = parent;
+  unit.reduction = true;
   new_units_waiting_.push_back(std::move(unit));
   return absl::OkStatus();
 }
@@ -1277,7 +1276,7 @@ void Engine::ReportWrittenUnits(
 
 void Engine::PrintNewUnit(const NewUnit& unit) {
   const CorpusEntry& entry = corpus_.entry(unit.index);
-  PrintStatus(unit.replaces ? StatusEvent::kReduce : StatusEvent::kNew,
+  PrintStatus(unit.reduction ? StatusEvent::kReduce : StatusEvent::kNew,
               FormatNewUnitSuffix(
                   entry.data.size(),
                   unit.at ? unit.at->max_input_size : corpus_.max_input_size(),

@@ -548,8 +548,7 @@ class Engine {
   std::set<std::pair<int, uint32_t>> reported_bugs_;
   int bug_exit_code_ = 0;
   uint64_t dropped_finds_ = 0;
-  TimeoutGate timeout_gate_;    // clears timeouts that are not (-twin)
-  uint64_t reduced_units_ = 0;  // reductions that replaced an entry
+  TimeoutGate timeout_gate_;  // clears timeouts that are not (-twin)
   std::map<size_t, Find> pending_reductions_;  // by parent's corpus index
   absl::Duration last_reductions_;             // when they were last put in
   uint64_t unsaved_units_ = 0;   // new inputs the corpus dir did not take
@@ -573,12 +572,12 @@ class Engine {
     // done with them).
     std::optional<StatusAt> at;  // none: the counters when printed
     bool closes_batch = false;
-    // A reduction (libFuzzer's REDUCE line): the corpus index of the entry
-    // it replaced. The replaced entry's file stays in the corpus directory:
-    // the signature build tells paths apart by block hit counts, so the
-    // parent may hold a feature (an edge) that the reduction lacks, and a
-    // restart or a merge must still see it.
-    std::optional<size_t> replaces;
+    // A reduction (libFuzzer's REDUCE line) that took its parent's place.
+    // The parent's file stays in the corpus directory: the signature build
+    // tells paths apart by block hit counts, so the parent may hold a
+    // feature (an edge) that the reduction lacks, and a restart or a merge
+    // must still see it.
+    bool reduction = false;
   };
   // Rounds cut short for urgent work, and the executions they did not run
   // (BatchResult::cut_executions).
