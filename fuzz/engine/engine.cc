@@ -392,11 +392,16 @@ void Engine::MaybeStartRepeatTrials() {
   }
   const absl::Duration quiet =
       clock_.Now() - std::max({last_new_input_, *loop_start_, last_remake_});
-  if (quiet < kRepeatQuietTime) return;
+  const uint64_t quiet_execs = total_execs_ - execs_at_progress_;
+  if (quiet < kRepeatQuietTime && quiet_execs < kRepeatQuietExecs) return;
   repeat_started_ = true;
   if (executor_->StartRepeatTrials()) {
-    out_ << "INFO: no new input for " << absl::ToDoubleSeconds(kRepeatQuietTime)
-         << " s: trying each of the corpus's " << corpus_.size()
+    out_ << "INFO: no new input "
+         << (quiet >= kRepeatQuietTime
+                 ? absl::StrCat("for ", absl::ToDoubleSeconds(kRepeatQuietTime),
+                                " s")
+                 : absl::StrCat("in ", quiet_execs, " executions"))
+         << ": trying each of the corpus's " << corpus_.size()
          << " inputs followed by copies of itself (-repeat_trials=0 keeps "
             "them off)"
          << std::endl;
@@ -1106,10 +1111,12 @@ void Engine::OfferReduction(const Find& find, std::optional<size_t> parent) {
 absl::Status Engine::ApplyReductions() {
   if (pending_reductions_.empty()) return absl::OkStatus();
   const absl::Duration now = clock_.Now();
-  if (!config_.reproducible && now - last_reductions_ < kReductionInterval) {
+  if (!config_.reproducible && now - last_reductions_ < kReductionInterval &&
+      total_execs_ - execs_at_reductions_ < kReductionExecs) {
     return absl::OkStatus();
   }
   last_reductions_ = now;
+  execs_at_reductions_ = total_execs_;
   std::map<size_t, Find> pending = std::move(pending_reductions_);
   pending_reductions_.clear();
   for (const auto& [parent, find] : pending) {

@@ -222,8 +222,17 @@ class Engine {
   // trials: they cost a few executions per input, so they come long before
   // a new executor would.
   static constexpr absl::Duration kRepeatQuietTime = absl::Seconds(1);
-  // How often waiting reductions join the corpus (OfferReduction).
+  // Or as many executions without a new input, where they come sooner: a
+  // GPU runs them in 50-100 ms, lavapipe in half a minute. A search that
+  // has run 2^28 mutants of its corpus without a find is as stalled as
+  // one that went 1 s, whatever the device.
+  static constexpr uint64_t kRepeatQuietExecs = uint64_t{1} << 28;
+  // How often waiting reductions join the corpus (OfferReduction): after
+  // kReductionInterval, or kReductionExecs executions where they come
+  // sooner (a GPU's 50-100 ms), so a chain of reductions takes a GPU as
+  // many executions as it takes lavapipe, not as much wall time.
   static constexpr absl::Duration kReductionInterval = absl::Milliseconds(500);
+  static constexpr uint64_t kReductionExecs = uint64_t{1} << 28;
   // The input length limit in use: the constructor's config.max_len, or
   // what SetLengthFactory grew it to.
   size_t max_len() const {
@@ -276,10 +285,11 @@ class Engine {
   // exit code iff the run must end (the new executor could not take the
   // corpus back).
   std::optional<int> MaybeRemakeOnStall(std::deque<Batch>& flights);
-  // -repeat_trials=1: once the loop has gone kRepeatQuietTime without a
-  // new corpus input, the executor tries each corpus input repeated
-  // (Executor::StartRepeatTrials), once a campaign (and again on an
-  // executor made later). Never under -reproducible (a switch by time).
+  // -repeat_trials=1: once the loop has gone kRepeatQuietTime (or
+  // kRepeatQuietExecs executions) without a new corpus input, the executor
+  // tries each corpus input repeated (Executor::StartRepeatTrials), once a
+  // campaign (and again on an executor made later). Never under -reproducible
+  // (a switch by time).
   void MaybeStartRepeatTrials();
   // The quiet time, in seconds: config.auto_value_profile, or
   // kDefaultQuietSeconds where that is 0.
@@ -335,7 +345,8 @@ class Engine {
   void FlushNewUnits(bool wait = true);
   // Finds that reduce their parent (Find::reduces_parent, -reduce_inputs)
   // wait, the shortest per parent, and are put in at most every
-  // kReductionInterval (every batch with -reproducible): each new input
+  // kReductionInterval or kReductionExecs executions, whichever comes first
+  // (every batch with -reproducible): each new input
   // costs the executor a compare log that cuts the rounds queued before
   // it, which a reduction, unlike a find, does not need at once.
   void OfferReduction(const Find& find, std::optional<size_t> parent);
@@ -551,6 +562,7 @@ class Engine {
   TimeoutGate timeout_gate_;  // clears timeouts that are not (-twin)
   std::map<size_t, Find> pending_reductions_;  // by parent's corpus index
   absl::Duration last_reductions_;             // when they were last put in
+  uint64_t execs_at_reductions_ = 0;           // total_execs_ then
   uint64_t unsaved_units_ = 0;   // new inputs the corpus dir did not take
   uint64_t fallback_units_ = 0;  // of them, saved to fallback_dir_
   std::string fallback_dir_;     // set at the first failure

@@ -1110,6 +1110,54 @@ TEST(EngineTest, AReductionTakesItsParentsPlace) {
   EXPECT_TRUE(std::filesystem::exists(out + "/" + corpus.entry(1).sha1));
 }
 
+// With the clock stopped, waiting reductions join the corpus only after
+// Engine::kReductionExecs executions: a fast device's batches get there,
+// a slow one's do not.
+TEST(EngineTest, ReductionsJoinAfterAsManyExecutionsAsTheirInterval) {
+  for (const bool fast : {false, true}) {
+    TempDir root;
+    FakeExecutorOptions options;
+    options.coverage = false;
+    options.reduce = true;
+    options.execs_per_mutant = fast ? 1u << 20 : 1u;
+    FakeExecutor executor(options);
+    Config config = TestConfig();
+    config.slot_execs = fast ? int64_t{1} << 24 : 64;
+    config.runs = fast ? int64_t{1} << 29 : 200000;
+    FakeClock clock;  // never moves
+    std::ostringstream log;
+    Engine engine(config, executor, log, clock);
+    EXPECT_EQ(engine.Run({root.Sub("out")}), 0) << log.str();
+    EXPECT_EQ(engine.corpus().active_size(), 1u);
+    EXPECT_EQ(engine.corpus().size(), fast ? 2u : 1u) << log.str();
+    EXPECT_EQ(log.str().find("REDUCE") != std::string::npos, fast);
+  }
+}
+
+// On a device that runs 2^28 executions in well under a second, the
+// trials start after as many executions without a new input.
+TEST(EngineTest, RepeatTrialsStartAfterQuietExecutionsOnAFastDevice) {
+  TempDir root;
+  FakeExecutorOptions options;
+  options.coverage = false;
+  options.execs_per_mutant = 1u << 20;
+  FakeExecutor first(options);
+  Config config = TestConfig();
+  config.slot_execs = int64_t{1} << 24;  // 2^28 executions a batch
+  config.runs = int64_t{1} << 31;
+  FakeClock clock(absl::Microseconds(100));
+  std::ostringstream log;
+  Engine engine(config, first, log, clock);
+  EXPECT_EQ(engine.Run({root.Sub("out")}), 0) << log.str();
+  ASSERT_EQ(first.repeat_starts().size(), 1u) << log.str();
+  // Two batches, far less than a second of the clock: the executions
+  // started them, and the line says so.
+  EXPECT_THAT(log.str(),
+              ContainsRegex("INFO: no new input in [0-9]+ executions: trying "
+                            "each of the corpus's 1 inputs"));
+  EXPECT_LT(clock.Now(), Engine::kRepeatQuietTime);
+}
+
 TEST(EngineTest, RepeatTrialsStartAfterOneQuietSecond) {
   for (uint32_t overlap : {1u, 2u}) {
     TempDir root;

@@ -172,11 +172,13 @@ absl::StatusOr<BatchResult> FakeExecutor::RunBatch(
       result.finds.push_back(std::move(reduction));
     }
     std::mt19937_64 rng(seed ^ (0x9E3779B97F4A7C15ull * (i + 1)));
-    uint32_t runs = std::min(item.count, options_.max_execs_per_item);
+    const uint32_t per = options_.execs_per_mutant;
+    uint32_t runs = std::min(item.count / per + (item.count % per != 0 ? 1 : 0),
+                             options_.max_execs_per_item);
     for (uint32_t r = 0; r < runs; ++r) {
       std::vector<uint32_t> mutations;
       Bytes mutant = Mutate(item, rng, mutations);
-      ++result.executions;
+      result.executions += std::min(per, item.count - r * per);
       if (options_.name_mutators) {
         result.mutator_executions.resize(RF_MUT_COUNT);
         ++result.mutator_executions[mutations.back()];

@@ -39,6 +39,10 @@ struct FakeExecutorOptions {
   size_t max_len = 64;
   // A bounded executor: runs at most this many mutants per work item.
   uint32_t max_execs_per_item = std::numeric_limits<uint32_t>::max();
+  // A fast device: each mutant run counts as up to this many of the work
+  // item's executions (the last one as what is left of its count), as if
+  // the look-alikes a GPU runs beside it had run too.
+  uint32_t execs_per_mutant = 1;
   // false: an uninstrumented target that never reports new coverage.
   bool coverage = true;
   // Every work item on a non-empty parent also reports, as the GPU
