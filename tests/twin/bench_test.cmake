@@ -91,7 +91,8 @@ endif()
 # --gpu-breakdown: six raw megakernel rates on lavapipe (all measured, so
 # positive), then the campaign's rate (the fake's 2500) and campaign / the
 # last raw rate, then the raw rate on the campaign's corpus (measured) and
-# campaign / that.
+# campaign / that, then the same in rounds of the campaign's shape (the
+# fake's 16 slots of 5000 / 10 / 16 executions) and campaign / that.
 execute_process(COMMAND ${ROOT}/tools/bench --gpu-breakdown --seconds 2
                         --build ${BUILD} --device cpu
                         --ringfuzz ${ROOT}/tests/twin/data/fake_ringfuzz tlv
@@ -99,15 +100,39 @@ execute_process(COMMAND ${ROOT}/tools/bench --gpu-breakdown --seconds 2
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "tools/bench --gpu-breakdown failed (${rc}):\n${table}\n${err}")
 endif()
-if(NOT table MATCHES "\ntlv +([1-9][0-9]*) +([1-9][0-9]*) +([1-9][0-9]*) +([1-9][0-9]*) +([1-9][0-9]*) +([1-9][0-9]*) +2500 +([0-9.]+) +([1-9][0-9]*) +([0-9.]+)\n")
-  message(FATAL_ERROR "--gpu-breakdown: no row of six positive raw rates, "
-                      "2500, a ratio, a positive raw rate on the campaign's "
-                      "corpus and a ratio:\n${table}\n${err}")
+# The tlv row's fields: the name, six raw rates, the campaign, a ratio,
+# the raw rate on its corpus, a ratio, the raw rate in its rounds, a ratio.
+if(NOT table MATCHES "\n(tlv [^\n]*)\n")
+  message(FATAL_ERROR "--gpu-breakdown: no tlv row:\n${table}\n${err}")
 endif()
-set(full_raw ${CMAKE_MATCH_6})
-set(share ${CMAKE_MATCH_7})
-set(corpus_raw ${CMAKE_MATCH_8})
-set(corpus_share ${CMAKE_MATCH_9})
+string(STRIP "${CMAKE_MATCH_1}" tlv_row)
+string(REGEX REPLACE " +" ";" fields "${tlv_row}")
+list(LENGTH fields field_count)
+if(NOT field_count EQUAL 13)
+  message(FATAL_ERROR "--gpu-breakdown: ${field_count} fields, not 13:\n${table}")
+endif()
+foreach(i 1 2 3 4 5 6 9 11)
+  list(GET fields ${i} rate)
+  if(NOT rate MATCHES "^[1-9][0-9]*$")
+    message(FATAL_ERROR "--gpu-breakdown: field ${i} '${rate}' is not a "
+                        "positive rate:\n${table}\n${err}")
+  endif()
+endforeach()
+list(GET fields 7 campaign)
+if(NOT campaign STREQUAL "2500")
+  message(FATAL_ERROR "--gpu-breakdown: campaign '${campaign}', not the "
+                      "fake's 2500:\n${table}")
+endif()
+list(GET fields 6 full_raw)
+list(GET fields 8 share)
+list(GET fields 9 corpus_raw)
+list(GET fields 10 corpus_share)
+list(GET fields 11 rounds_raw)
+list(GET fields 12 rounds_share)
+if(NOT err MATCHES "in its rounds \\(16 slots x 31 executions\\)")
+  message(FATAL_ERROR "--gpu-breakdown: the campaign's round shape was not "
+                      "read as 16 slots x 31 executions:\n${err}")
+endif()
 # Fails unless `share` (2 decimals) is 2500 / `raw`, +-0.01.
 function(expect_share what share raw)
   string(REPLACE "." "" centi "${share}")
@@ -121,3 +146,4 @@ function(expect_share what share raw)
 endfunction()
 expect_share(campaign/raw "${share}" "${full_raw}")
 expect_share(campaign/raw-corpus "${corpus_share}" "${corpus_raw}")
+expect_share(campaign/raw-rounds "${rounds_share}" "${rounds_raw}")
