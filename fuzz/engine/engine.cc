@@ -342,6 +342,12 @@ std::optional<int> Engine::RunSeeds(const std::vector<Bytes>& seeds) {
   return std::nullopt;
 }
 
+Engine::Quiet Engine::QuietSoFar() const {
+  return {
+      clock_.Now() - std::max({last_new_input_, *loop_start_, last_remake_}),
+      total_execs_ - execs_at_progress_};
+}
+
 std::optional<int> Engine::MaybeRemakeOnStall(std::deque<Batch>& flights) {
   const bool value_profile_next = value_profile_remake_ &&
                                   !value_profile_tried_ &&
@@ -352,9 +358,7 @@ std::optional<int> Engine::MaybeRemakeOnStall(std::deque<Batch>& flights) {
   }
   if (!remake_due_) {
     const absl::Duration now = clock_.Now();
-    const absl::Duration quiet =
-        now - std::max({last_new_input_, *loop_start_, last_remake_});
-    const uint64_t quiet_execs = total_execs_ - execs_at_progress_;
+    const auto [quiet, quiet_execs] = QuietSoFar();
     const absl::Duration wait = absl::Seconds(QuietSeconds());
     const bool by_time = quiet >= wait;
     const bool by_execs =
@@ -390,9 +394,7 @@ void Engine::MaybeStartRepeatTrials() {
       config_.reproducible || !loop_start_) {
     return;
   }
-  const absl::Duration quiet =
-      clock_.Now() - std::max({last_new_input_, *loop_start_, last_remake_});
-  const uint64_t quiet_execs = total_execs_ - execs_at_progress_;
+  const auto [quiet, quiet_execs] = QuietSoFar();
   if (quiet < kRepeatQuietTime && quiet_execs < kRepeatQuietExecs) return;
   repeat_started_ = true;
   if (executor_->StartRepeatTrials()) {

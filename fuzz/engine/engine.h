@@ -294,6 +294,14 @@ class Engine {
   // The quiet time, in seconds: config.auto_value_profile, or
   // kDefaultQuietSeconds where that is 0.
   int QuietSeconds() const;
+  // How long the search has gone without progress (a new corpus input, or
+  // a new executor taking over), on the clock and in executions, counted
+  // from the latest of those and the loop's start. Call once the loop runs.
+  struct Quiet {
+    absl::Duration time;
+    uint64_t execs = 0;
+  };
+  Quiet QuietSoFar() const;
   std::optional<int> TurnOnValueProfile(std::deque<Batch>& flights);
   std::optional<int> GrowMaxLen(std::deque<Batch>& flights);
   // Replaces the executor with one from `factory`; `failure` starts the

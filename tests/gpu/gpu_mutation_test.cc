@@ -2,6 +2,7 @@
 // work kind must produce the inputs it promises, within max_len.
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -312,6 +313,104 @@ TEST_P(GpuMutationTest, SpliceTakesOneRunOfThePartner) {
   const std::string run = data.substr(first, last - first + 1);
   EXPECT_NE(partner.find(run), std::string::npos) << data;
   EXPECT_NE(run.find("PQRSTU"), std::string::npos) << data;
+}
+
+// How a SPLICE mutant is made of its parent and a partner whose bytes are
+// all distinct: the length of the parent's prefix it keeps, and of the
+// partner's run after it (from `from`), and whether the parent's own bytes
+// follow that run (a chunk written over the parent) or not (the partner's
+// suffix after a cut). Empty when the mutant is no such thing.
+struct SpliceShape {
+  size_t cut = 0;
+  size_t from = 0;
+  size_t run = 0;
+  bool chunk = false;
+};
+
+std::optional<SpliceShape> ShapeOfSplice(const Bytes& parent,
+                                         const Bytes& partner,
+                                         const Bytes& mutant) {
+  SpliceShape shape;
+  while (shape.cut < mutant.size() && shape.cut < parent.size() &&
+         mutant[shape.cut] == parent[shape.cut]) {
+    ++shape.cut;
+  }
+  if (shape.cut == mutant.size()) return std::nullopt;
+  const auto at = std::find(partner.begin(), partner.end(), mutant[shape.cut]);
+  if (at == partner.end()) return std::nullopt;
+  shape.from = static_cast<size_t>(at - partner.begin());
+  while (shape.cut + shape.run < mutant.size() &&
+         shape.from + shape.run < partner.size() &&
+         mutant[shape.cut + shape.run] == partner[shape.from + shape.run]) {
+    ++shape.run;
+  }
+  const size_t rest = shape.cut + shape.run;
+  shape.chunk =
+      mutant.size() == parent.size() &&
+      std::equal(mutant.begin() + rest, mutant.end(), parent.begin() + rest);
+  if (!shape.chunk && rest != mutant.size()) return std::nullopt;
+  return shape;
+}
+
+// Every SPLICE mutant with no havoc step is exactly the parent with one run
+// of one partner: a chunk of 1..16 bytes written over it, or its prefix
+// followed by the partner's whole suffix (up to max_len), at every
+// alignment of the run's source against its destination (both engines
+// hold the input in words, so a run that starts at another byte of its
+// word than its source must be shifted).
+TEST_P(GpuMutationTest, SpliceWritesOneExactRunOfAPartner) {
+  constexpr uint32_t kMaxLen = 64;
+  auto executor = Make("every_mutant.fz", kMaxLen, /*keep_going=*/true);
+  ASSERT_NE(executor, nullptr);
+  // Byte values are unique over the parent and all partners, so each
+  // mutant byte names where it came from.
+  uint8_t next = 0;
+  auto distinct = [&next](size_t n) {
+    Bytes data(n);
+    for (uint8_t& b : data) b = next++;
+    return data;
+  };
+  const Bytes parent = distinct(23);
+  std::vector<Bytes> partners;
+  for (size_t n : {7, 13, 30, 41, 64}) partners.push_back(distinct(n));
+  ASSERT_TRUE(executor->AddInput(parent).ok());
+  for (const Bytes& p : partners) ASSERT_TRUE(executor->AddInput(p).ok());
+  std::vector<Find> finds;
+  RunUntilBug(*executor, Work(RF_OP_SPLICE, /*stack=*/1, 512, /*partner=*/1), 3,
+              &finds);
+  size_t chunks = 0;
+  size_t suffixes = 0;
+  std::set<size_t> alignments;
+  for (const Find& f : finds) {
+    if (f.kind != Find::Kind::kCrash) continue;
+    ASSERT_EQ(f.mutations, Ids{RF_MUT_SPLICE});
+    std::optional<SpliceShape> shape;
+    const Bytes* partner = nullptr;
+    for (const Bytes& p : partners) {
+      shape = ShapeOfSplice(parent, p, f.data);
+      if (shape.has_value()) {
+        partner = &p;
+        break;
+      }
+    }
+    ASSERT_TRUE(shape.has_value()) << testing::PrintToString(f.data);
+    ASSERT_GE(shape->run, 1u);
+    if (shape->chunk && shape->run <= 16) {
+      ++chunks;
+    } else {
+      // The suffix: the partner's bytes to its end, or to max_len.
+      ASSERT_EQ(shape->run,
+                std::min(partner->size() - shape->from, kMaxLen - shape->cut))
+          << testing::PrintToString(f.data);
+      ++suffixes;
+    }
+    alignments.insert((shape->from - shape->cut) & 3u);
+  }
+  EXPECT_GE(chunks, 16u);
+  EXPECT_GE(suffixes, 16u);
+  EXPECT_EQ(alignments.size(), 4u);
+  EXPECT_EQ(executor->validation_messages(), 0u)
+      << executor->last_validation_message();
 }
 
 // Each SPLICE mutant draws its own partner among the corpus inputs other
