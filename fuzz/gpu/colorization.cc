@@ -4,6 +4,7 @@
 #include <array>
 
 #include "absl/container/flat_hash_set.h"
+#include "fuzz/gpu/compare_log.h"
 
 namespace ringfuzz {
 namespace {
@@ -29,16 +30,6 @@ uint32_t ReadAt(absl::Span<const uint8_t> data, size_t p, uint32_t width,
 
 bool HoldsIn(uint32_t value, uint32_t width) {
   return width >= 4 || (value >> (8 * width)) == 0;
-}
-
-// Whether `run` made the comparisons of the input's log, site by site.
-bool KeepsPath(absl::Span<const CompareRecord> log, uint32_t made,
-               const ColoredRun& run) {
-  if (run.made != made || run.log.size() != log.size()) return false;
-  for (size_t i = 0; i < log.size(); ++i) {
-    if (run.log[i].site != log[i].site) return false;
-  }
-  return true;
 }
 
 }  // namespace
@@ -97,7 +88,8 @@ ColorEvidence Colorize(absl::Span<const uint8_t> input,
     }
   };
   for (const ColoredRun& run : runs) {
-    if (run.data.size() != length || !KeepsPath(log, made, run)) continue;
+    if (run.data.size() != length || !SamePath(log, made, run.log, run.made))
+      continue;
     const size_t begin = std::min<size_t>(run.range.begin, length);
     const size_t end = std::min<size_t>(run.range.end, length);
     if (begin >= end) continue;

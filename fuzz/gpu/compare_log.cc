@@ -35,4 +35,13 @@ uint32_t ReadCompareLog(absl::Span<const uint32_t> entry,
   return made;
 }
 
+bool SamePath(absl::Span<const CompareRecord> log, uint32_t made,
+              absl::Span<const CompareRecord> other, uint32_t other_made) {
+  if (other_made != made || other.size() != log.size()) return false;
+  for (size_t i = 0; i < log.size(); ++i) {
+    if (other[i].site != log[i].site) return false;
+  }
+  return true;
+}
+
 }  // namespace ringfuzz

@@ -20,6 +20,12 @@ namespace ringfuzz {
 uint32_t ReadCompareLog(absl::Span<const uint32_t> entry,
                         std::vector<CompareRecord>& records);
 
+// Whether a run that made `other_made` comparisons and stored `other` took
+// the path of the one that made `made` and stored `log`: as many made, and
+// the same sites stored in the same order (its operands may differ).
+bool SamePath(absl::Span<const CompareRecord> log, uint32_t made,
+              absl::Span<const CompareRecord> other, uint32_t other_made);
+
 }  // namespace ringfuzz
 
 #endif  // RINGFUZZ_FUZZ_GPU_COMPARE_LOG_H_

@@ -16,6 +16,7 @@ add_library(ringfuzz_gpu STATIC
   ${CMAKE_CURRENT_LIST_DIR}/input_to_state.cc
   ${CMAKE_CURRENT_LIST_DIR}/lavapipe_env.cc
   ${CMAKE_CURRENT_LIST_DIR}/length_to_state.cc
+  ${CMAKE_CURRENT_LIST_DIR}/linear_to_state.cc
   ${CMAKE_CURRENT_LIST_DIR}/repeat_trials.cc
   ${CMAKE_CURRENT_LIST_DIR}/text_to_state.cc
   ${CMAKE_CURRENT_LIST_DIR}/parallel_for.cc

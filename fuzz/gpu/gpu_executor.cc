@@ -16,6 +16,7 @@
 #include "fuzz/gpu/find_decode.h"
 #include "fuzz/gpu/gpu_build_notice.h"
 #include "fuzz/gpu/lavapipe_env.h"
+#include "fuzz/gpu/linear_to_state.h"
 #include "fuzz/gpu/parallel_for.h"
 #include "fuzz/gpu/repeat_trials.h"
 #include "fuzz/gpu/ring_slots.h"
@@ -54,6 +55,8 @@ constexpr size_t kMaxLengthsPerInput = 6;
 // numbers that the input spells in decimal.
 constexpr size_t kMaxTextTrialsPerInput = 12;
 constexpr size_t kMaxVarintTrialsPerInput = 8;
+// Linear-to-state trials per input (fuzz/gpu/linear_to_state.h).
+constexpr size_t kMaxLinearTrialsPerInput = 12;
 
 // How often a dispatch's wait looks at the stop check.
 constexpr absl::Duration kStopPoll = absl::Milliseconds(20);
@@ -1210,9 +1213,48 @@ uint32_t GpuExecutor::PlanColorCopies(uint32_t first, uint32_t most,
     for (const ByteRange& range : ranges) {
       copies.input.push_back(n);
       copies.range.push_back(range);
+      copies.probe.push_back(false);
       // Seeded by the input's place in the corpus: runs with one -seed
       // color alike.
       copies.data.push_back(ColoredCopy(input, range, first + n));
+    }
+    ++n;
+  }
+  for (uint32_t j = 0; j < copies.size(); ++j) {
+    WriteCorpusEntry(corpus_capacity_ + j, ScratchOffset(j), copies.data[j]);
+  }
+  return n;
+}
+
+uint32_t GpuExecutor::PlanProbeCopies(uint32_t most, uint32_t log_room,
+                                      uint32_t scratch_room,
+                                      ColorCopies& copies) {
+  copies = ColorCopies();
+  // The positions input `index` is probed at: none where probing is off or
+  // the input too long, and such inputs need no pass.
+  auto positions_of = [&](uint32_t index) {
+    return colorize_ && inputs_[index].size() <= kMaxColorLength
+               ? LinearProbePositions(inputs_[index].size())
+               : std::vector<uint32_t>();
+  };
+  while (probed_inputs_ < logged_inputs_ &&
+         positions_of(probed_inputs_).empty()) {
+    ++probed_inputs_;
+  }
+  const uint32_t first = probed_inputs_;
+  uint32_t n = 0;
+  while (n < most && first + n < logged_inputs_) {
+    const std::vector<uint32_t> positions = positions_of(first + n);
+    const uint32_t more = static_cast<uint32_t>(positions.size());
+    if (n + 1 + copies.size() + more > log_room ||
+        copies.size() + more > scratch_room) {
+      break;
+    }
+    for (const uint32_t p : positions) {
+      copies.input.push_back(n);
+      copies.range.push_back({p, p + 1});
+      copies.probe.push_back(true);
+      copies.data.push_back(ProbeCopy(inputs_[first + n], p));
     }
     ++n;
   }
@@ -1236,9 +1278,30 @@ void GpuExecutor::KeepCopyFinds(std::vector<Find>& from, uint32_t first,
   }
 }
 
+absl::Status GpuExecutor::LogWithCopies(uint32_t first, uint32_t n,
+                                        const ColorCopies& copies,
+                                        BatchResult& result,
+                                        BatchResult& span) {
+  const InputRange ranges[] = {{first, n, 0},
+                               {corpus_capacity_, copies.size(), n}};
+  absl::StatusOr<uint32_t> published = PublishInputRuns(
+      RF_OP_CMPLOG, absl::MakeConstSpan(ranges, copies.size() != 0 ? 2 : 1));
+  if (!published.ok()) return published.status();
+  BatchResult logged;
+  std::vector<Find> unused;
+  if (absl::Status s = Drain(*precise_, *published, 0, logged, unused);
+      !s.ok()) {
+    return s;
+  }
+  AddInterval(logged, span);
+  KeepCopyFinds(logged.finds, first, copies, result.finds);
+  return absl::OkStatus();
+}
+
 absl::Status GpuExecutor::LogNewInputs(std::vector<Find>& resized,
                                        BatchResult& result, BatchResult& span) {
   steered_ = nullptr;
+  const bool logged_any = logged_inputs_ < inputs_.size();
   while (logged_inputs_ < inputs_.size()) {
     const uint32_t first = logged_inputs_;
     ColorCopies copies;
@@ -1247,22 +1310,30 @@ absl::Status GpuExecutor::LogNewInputs(std::vector<Find>& resized,
     const uint32_t n =
         PlanColorCopies(first, static_cast<uint32_t>(inputs_.size() - first),
                         log_capacity_, room ? scratch_entries_ : 0, copies);
-    const InputRange ranges[] = {{first, n, 0},
-                                 {corpus_capacity_, copies.size(), n}};
-    absl::StatusOr<uint32_t> published = PublishInputRuns(
-        RF_OP_CMPLOG, absl::MakeConstSpan(ranges, copies.size() != 0 ? 2 : 1));
-    if (!published.ok()) return published.status();
-    BatchResult logged;
-    std::vector<Find> unused;
-    if (absl::Status s = Drain(*precise_, *published, 0, logged, unused);
+    if (absl::Status s = LogWithCopies(first, n, copies, result, span);
         !s.ok()) {
       return s;
     }
-    AddInterval(logged, span);
-    KeepCopyFinds(logged.finds, first, copies, result.finds);
     DeriveFromLogs(first, n, copies, resized);
     if (absl::Status s = UploadPatches(first); !s.ok()) return s;
     logged_inputs_ = first + n;
+  }
+  // A probe pass (fuzz/gpu/linear_to_state.h) of kProbedInputsPerFlight
+  // inputs, in a batch that logged none: probes feed trials only, and a
+  // burst of new inputs must not wait for them.
+  const bool room = std::min(ring_slots_, groups_) >= 2;
+  if (!logged_any && room && probed_inputs_ < logged_inputs_) {
+    ColorCopies copies;
+    const uint32_t n = PlanProbeCopies(kProbedInputsPerFlight, log_capacity_,
+                                       scratch_entries_, copies);
+    if (n == 0) return absl::OkStatus();
+    const uint32_t first = probed_inputs_;
+    if (absl::Status s = LogWithCopies(first, n, copies, result, span);
+        !s.ok()) {
+      return s;
+    }
+    DeriveLinearFromLogs(first, n, copies, resized);
+    probed_inputs_ = first + n;
   }
   return absl::OkStatus();
 }
@@ -1362,6 +1433,46 @@ void GpuExecutor::DeriveFromLogs(uint32_t first, uint32_t n,
     for (const InputPatch& patch : derived[k].patches) {
       patch_data_.push_back(RF_PATCH_HEAD(patch.position, patch.width));
       patch_data_.push_back(patch.value);
+    }
+  }
+}
+
+void GpuExecutor::DeriveLinearFromLogs(uint32_t first, uint32_t n,
+                                       const ColorCopies& copies,
+                                       std::vector<Find>& trials) {
+  std::vector<std::vector<Bytes>> solved(n);
+  const uint32_t* log = cmplog_.words();
+  auto read_entry = [&](uint32_t e, std::vector<CompareRecord>& records) {
+    return ReadCompareLog(
+        absl::MakeConstSpan(log + uint64_t{e} * RF_CMPLOG_ENTRY_WORDS,
+                            RF_CMPLOG_ENTRY_WORDS),
+        records);
+  };
+  ParallelFor(n, kInputsPerDeriveTask, [&](size_t k) {
+    const uint32_t input = static_cast<uint32_t>(k);
+    std::vector<CompareRecord> records_of_input;
+    const uint32_t made = read_entry(input, records_of_input);
+    // Input k's probes are copies [start, start + count): made in input
+    // order.
+    const auto begin =
+        std::lower_bound(copies.input.begin(), copies.input.end(), input);
+    const auto end = std::upper_bound(begin, copies.input.end(), input);
+    const uint32_t start = static_cast<uint32_t>(begin - copies.input.begin());
+    const uint32_t count = static_cast<uint32_t>(end - begin);
+    std::vector<std::vector<CompareRecord>> logs(count);
+    std::vector<ProbeRun> probes(count);
+    for (uint32_t i = 0; i < count; ++i) {
+      probes[i].made = read_entry(n + start + i, logs[i]);
+      probes[i].position = copies.range[start + i].begin;
+      probes[i].log = logs[i];
+    }
+    solved[k] = DeriveLinearToState(inputs_[first + k], records_of_input, made,
+                                    probes, kMaxLinearTrialsPerInput);
+  });
+  for (uint32_t k = 0; k < n; ++k) {
+    // Written from the input's own comparisons, as CMP patches are.
+    for (Bytes& data : solved[k]) {
+      trials.push_back(HostTrial(std::move(data), first + k, RF_MUT_CMP));
     }
   }
 }

@@ -63,7 +63,10 @@ struct GpuExecutorOptions {
   // Colorization (-colorize, fuzz/gpu/colorization.h): each corpus input's
   // compare log is run beside colored copies of the input (up to 15, for
   // inputs of at most kMaxColorLength bytes), which confirm the places its
-  // comparisons read and rule out input-to-state matches by chance.
+  // comparisons read and rule out input-to-state matches by chance; and,
+  // in a later pass, run again beside its probe copies (up to
+  // kLinearProbeBytes, fuzz/gpu/linear_to_state.h), whose logs give the
+  // linear-to-state trials.
   bool colorize = true;
   bool keep_going = false;  // faults do not stop a batch (-keep_going)
   // How coverage is gathered during fuzzing batches (Execute and candidate
@@ -322,6 +325,16 @@ class GpuExecutor final : public Executor, public Steerable {
   // every other one ran 1.4x (bytecode_vm) and 1.15x (tlv) the executions
   // with the same coverage and feedback latency (docs/perf.md).
   static constexpr uint32_t kCombinationWaitFlights = 2;
+  // Inputs whose probe pass one flight (PlanServiceRuns), or one RunBatch
+  // that logged no new input, carries: a pass is kLinearProbeBytes + 1
+  // logged runs an input, which lengthen the flight (and every find's
+  // wait) by as much.
+  static constexpr uint32_t kProbedInputsPerFlight = 1;
+  // Flights without service runs after which a probe pass gets a (precise)
+  // flight of its own (PlanServiceRuns): about 1 s of a GPU's 3 ms rounds.
+  // Such flights run at the precise build's rate; at 32, bytecode_vm's
+  // campaigns on an H100 ran 9% fewer executions (docs/perf.md).
+  static constexpr uint32_t kProbeIdleFlights = 256;
   // Length trials and signature candidates waiting for a precise flight
   // (overlapped signature flights), and how many of them are urgent: length
   // trials and candidates with new hit-count classes (TrialQueue).
@@ -333,6 +346,8 @@ class GpuExecutor final : public Executor, public Steerable {
   std::vector<InputPatch> InputToStatePatches(uint32_t index) const;
   // Corpus inputs whose comparisons were logged so far.
   uint32_t logged_inputs() const { return logged_inputs_; }
+  // Corpus inputs whose probe pass ran (or that need none).
+  uint32_t probed_inputs() const { return probed_inputs_; }
   uint32_t exec_steps() const { return exec_steps_; }
   // Validation-layer messages so far (0 unless validation is on).
   uint64_t validation_messages() const;
@@ -411,12 +426,16 @@ class GpuExecutor final : public Executor, public Steerable {
   static constexpr size_t kMaxSeenClearWords = 256;
   // Weight of the newest flight in the paces per execution.
   static constexpr double kPaceWeight = 0.25;
-  // The colored copies logged beside corpus inputs [first, first + n)
-  // (fuzz/gpu/colorization.h): copy j is scratch entry j, logs into compare-log
-  // entry n + j, and was made from input first + input[j].
+  // The copies logged beside corpus inputs [first, first + n): colored
+  // copies (fuzz/gpu/colorization.h) beside their first log, probe copies
+  // (fuzz/gpu/linear_to_state.h) in a probe pass. Copy j is scratch entry
+  // j, logs into compare-log entry n + j, and was made from input first +
+  // input[j]; a probe (probe[j]) moved byte range[j].begin, a colored copy
+  // colored range[j].
   struct ColorCopies {
     std::vector<uint32_t> input;
     std::vector<ByteRange> range;
+    std::vector<bool> probe;
     std::vector<Bytes> data;
     uint32_t size() const { return static_cast<uint32_t>(data.size()); }
   };
@@ -432,6 +451,7 @@ class GpuExecutor final : public Executor, public Steerable {
     uint32_t log_first = 0;    // corpus inputs [log_first, +log_count) logged
     uint32_t log_count = 0;    // (compare-log entries 0 .. log_count-1)
     ColorCopies copies;        // scratch entries 0 .. copies.size() - 1
+    bool probe_pass = false;   // the logs are a probe pass's (PlanProbeCopies)
     std::vector<Find> trials;  // length trials, scratch entries after them
     // Trials [0, urgent) are urgent ones (TrialQueue).
     uint32_t urgent = 0;
@@ -582,6 +602,16 @@ class GpuExecutor final : public Executor, public Steerable {
   // `copies` and writes them to their scratch entries.
   uint32_t PlanColorCopies(uint32_t first, uint32_t most, uint32_t log_room,
                            uint32_t scratch_room, ColorCopies& copies);
+  // The probe pass next (fuzz/gpu/linear_to_state.h): how many of the
+  // logged inputs from probed_inputs_ on (at most `most`) are logged again
+  // beside their probe copies, within `log_room` compare-log entries and
+  // `scratch_room` scratch entries; fills `copies` and writes them to their
+  // scratch entries. Skips (marks probed) the inputs at probed_inputs_ that
+  // have no probes. Probes come after the inputs' own logs and never in
+  // their dispatch: they feed trials only, and the candidates and first
+  // mutants of a burst of new inputs must not wait for them.
+  uint32_t PlanProbeCopies(uint32_t most, uint32_t log_room,
+                           uint32_t scratch_room, ColorCopies& copies);
   // The finds of compare-log runs (`from`) that `copies` gives: a colored
   // copy's fault or new coverage, as found by input first + input[j]'s
   // compare-log run (its other finds are corpus inputs again).
@@ -598,12 +628,25 @@ class GpuExecutor final : public Executor, public Steerable {
   // dispatches' device interval to `span`.
   absl::Status LogNewInputs(std::vector<Find>& trials, BatchResult& result,
                             BatchResult& span);
+  // One dispatch of the precise build that logs corpus inputs [first,
+  // first + n) into compare-log entries 0 .. n-1 and `copies` (written to
+  // their scratch entries) after them; the copies' finds (KeepCopyFinds)
+  // go to `result`, the dispatch's device interval to `span`.
+  absl::Status LogWithCopies(uint32_t first, uint32_t n,
+                             const ColorCopies& copies, BatchResult& result,
+                             BatchResult& span);
   // Derives the patches and length trials of corpus inputs [first, first +
   // n) from compare-log entries 0 .. n-1 and their colored copies' entries
   // after them (appending to patch_index_, patch_data_ and `trials`); the
   // patch buffer is not touched.
   void DeriveFromLogs(uint32_t first, uint32_t n, const ColorCopies& copies,
                       std::vector<Find>& trials);
+  // Appends the linear-to-state trials of corpus inputs [first, first + n)
+  // to `trials`, from a probe pass: their logs in compare-log entries
+  // 0 .. n-1, their probe copies' (`copies`) after them.
+  void DeriveLinearFromLogs(uint32_t first, uint32_t n,
+                            const ColorCopies& copies,
+                            std::vector<Find>& trials);
   // Appends corpus input `index`'s repetition trials (DeriveRepeats at
   // len_limit_) to `trials`, while repeat_trials_made_ is under the cap.
   void AddRepeatTrials(uint32_t index, std::vector<Find>& trials);
@@ -769,6 +812,9 @@ class GpuExecutor final : public Executor, public Steerable {
   uint32_t log_capacity_ = 0;
   bool colorize_ = true;
   uint32_t logged_inputs_ = 0;
+  // Corpus inputs [0, probed_inputs_) had their probe pass (or need none);
+  // probed_inputs_ <= logged_inputs_.
+  uint32_t probed_inputs_ = 0;
   std::vector<uint32_t> patch_index_;
   std::vector<uint32_t> patch_data_;
   uint32_t patch_index_capacity_ = 0;

@@ -66,6 +66,41 @@ TEST(GpuOverlapServiceTest, AFlightLogsNewInputsBesideItsWork) {
       << executor->last_validation_message();
 }
 
+// An input's probe pass (fuzz/gpu/linear_to_state.h) runs in a later
+// flight than its log, once no urgent trial waits (here: after
+// kProbeIdleFlights flights without service runs): the log's flight
+// carries no probe copies. Its linear-to-state trial then finds
+// linear.fz's bug (in[1] + 3 * in[2] + 700 * in[4] == 50000) as a CMP
+// trial of the input.
+TEST(GpuOverlapServiceTest, ProbesRunAfterTheLogAndTheirTrialsAfterThem) {
+  auto executor = MakeOverlapped("linear.fz");
+  ASSERT_NE(executor, nullptr);
+  ASSERT_TRUE(executor->AddInput(Str("ABCDEFGH")).ok());
+  ASSERT_TRUE(executor->SubmitBatch(Work(RF_OP_HAVOC, 4, 16), 1).ok());
+  absl::StatusOr<BatchResult> first = executor->CollectBatch();
+  ASSERT_TRUE(first.ok()) << first.status();
+  EXPECT_EQ(executor->logged_inputs(), 1u);
+  EXPECT_EQ(executor->probed_inputs(), 0u);
+  std::vector<Find> crashes;
+  const uint64_t most = 8 + GpuExecutor::kProbeIdleFlights;
+  for (uint64_t seed = 2; seed < most && crashes.empty(); ++seed) {
+    ASSERT_TRUE(executor->SubmitBatch(Work(RF_OP_HAVOC, 4, 16), seed).ok());
+    absl::StatusOr<BatchResult> r = executor->CollectBatch();
+    ASSERT_TRUE(r.ok()) << r.status();
+    for (const Find& f : r->finds) {
+      if (f.kind == Find::Kind::kCrash) crashes.push_back(f);
+    }
+  }
+  EXPECT_EQ(executor->probed_inputs(), 1u);
+  ASSERT_EQ(crashes.size(), 1u);
+  EXPECT_EQ(std::string(crashes[0].data.begin(), crashes[0].data.end()),
+            "ABNDGFGH");
+  EXPECT_TRUE(crashes[0].host_trial);
+  EXPECT_EQ(crashes[0].mutations, std::vector<uint32_t>{RF_MUT_CMP});
+  EXPECT_EQ(executor->validation_messages(), 0u)
+      << executor->last_validation_message();
+}
+
 // The length trials the log names run in the next flight, and their finds
 // come back as the input's LengthToState mutants.
 TEST(GpuOverlapServiceTest, LengthTrialsRunInTheNextFlight) {

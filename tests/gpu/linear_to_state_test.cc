@@ -1,0 +1,224 @@
+// Linear-to-state (fuzz/gpu/linear_to_state.h): the inputs that make a
+// comparison of weighted sums of input bytes come out equal, solved from
+// probe copies, and the executor trying them. The probes' logs here come
+// from small models of targets, written out in C++: a model is the
+// reference the solutions are checked against.
+#include "fuzz/gpu/linear_to_state.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "shaders/ringfuzz_mutators.h"
+#include "tests/gpu/gpu_test_util.h"
+
+namespace ringfuzz {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::IsEmpty;
+
+using Bytes = std::vector<uint8_t>;
+using Trials = std::vector<Bytes>;
+
+// A target's comparisons on an input, as its compare log holds them.
+using Model = std::function<std::vector<CompareRecord>(const Bytes&)>;
+
+// Everything DeriveLinearToState reads for `input` under `model`: its own
+// log, and the logs of its probe copies at every probed position.
+struct Logged {
+  std::vector<CompareRecord> log;
+  std::vector<std::vector<CompareRecord>> probe_logs;
+  std::vector<ProbeRun> probes;
+};
+
+Logged Log(const Model& model, const Bytes& input) {
+  Logged out;
+  out.log = model(input);
+  const std::vector<uint32_t> positions = LinearProbePositions(input.size());
+  out.probe_logs.reserve(positions.size());
+  for (const uint32_t p : positions) {
+    out.probe_logs.push_back(model(ProbeCopy(input, p)));
+  }
+  for (size_t i = 0; i < positions.size(); ++i) {
+    out.probes.push_back({positions[i], out.probe_logs[i],
+                          static_cast<uint32_t>(out.probe_logs[i].size())});
+  }
+  return out;
+}
+
+Trials Derive(const Model& model, const Bytes& input, size_t max_inputs = 16) {
+  const Logged logged = Log(model, input);
+  return DeriveLinearToState(input, logged.log,
+                             static_cast<uint32_t>(logged.log.size()),
+                             logged.probes, max_inputs);
+}
+
+// OnlySomeBytes' gate (compiler-rt/test/fuzzer/OnlySomeBytesTest.cpp):
+// in[5] + 251 * in[7] + 251 * 251 * in[9] against "FUZ" so weighted.
+constexpr uint32_t kFuz = 0x46u + 251u * 0x55u + 251u * 251u * 0x5Au;
+uint32_t WeightedSum(const Bytes& in) {
+  return in[5] + 251u * in[7] + 251u * 251u * in[9];
+}
+std::vector<CompareRecord> OnlySomeBytes(const Bytes& in) {
+  return {{1, WeightedSum(in), kFuz}};
+}
+
+size_t Solving(const Trials& trials,
+               const std::function<bool(const Bytes&)>& ok) {
+  size_t n = 0;
+  for (const Bytes& t : trials) n += ok(t);
+  return n;
+}
+
+TEST(LinearToStateTest, ProbesMoveOneOfTheFirstBytesByOne) {
+  EXPECT_THAT(LinearProbePositions(3), ElementsAre(0u, 1u, 2u));
+  EXPECT_EQ(LinearProbePositions(2048).size(), kLinearProbeBytes);
+  EXPECT_THAT(LinearProbePositions(0), IsEmpty());
+  EXPECT_EQ(ProbeCopy(Bytes{7, 8, 9}, 1), (Bytes{7, 9, 9}));
+  EXPECT_EQ(ProbeCopy(Bytes{0, 255}, 1), (Bytes{0, 254}));
+}
+
+TEST(LinearToStateTest, AWeightedSumOfBytesIsSolvedInTheBytesItReads) {
+  const Bytes input(40, 0);
+  const Trials trials = Derive(OnlySomeBytes, input);
+  ASSERT_FALSE(trials.empty());
+  // The first trial makes the sum equal, and touches bytes 5, 7, 9 only.
+  const Bytes& first = trials[0];
+  EXPECT_EQ(WeightedSum(first), kFuz);
+  for (size_t i = 0; i < input.size(); ++i) {
+    if (i != 5 && i != 7 && i != 9) EXPECT_EQ(first[i], input[i]) << i;
+  }
+  // Then one above and one below it (an ordering's two sides).
+  EXPECT_EQ(Solving(trials,
+                    [](const Bytes& t) {
+                      return WeightedSum(t) == kFuz + 1 ||
+                             WeightedSum(t) == kFuz - 1;
+                    }),
+            2u);
+}
+
+TEST(LinearToStateTest, ASumComparedWithAStoredByteMovesBothOperands) {
+  // A header whose byte 3 must be the (8-bit) sum of bytes 0..2, as many
+  // formats check a header: both operands move with the probed bytes.
+  const Model model = [](const Bytes& in) {
+    return std::vector<CompareRecord>{
+        {4, (in[0] + in[1] + in[2]) & 0xFFu, in[3]}};
+  };
+  const Bytes input = {10, 20, 30, 99, 1, 2};
+  const Trials trials = Derive(model, input);
+  EXPECT_GE(Solving(trials,
+                    [](const Bytes& t) {
+                      return ((t[0] + t[1] + t[2]) & 0xFF) == t[3];
+                    }),
+            1u);
+}
+
+TEST(LinearToStateTest, ProbesThatLeaveThePathSayNothing) {
+  // Byte 0 selects which comparison runs: its probe takes another path, so
+  // byte 0 is never solved for, though the compared value moves with it.
+  const Model model = [](const Bytes& in) {
+    if (in[0] != 'A') return std::vector<CompareRecord>{{9, in[0], 'A'}};
+    return std::vector<CompareRecord>{{9, in[0], 'A'},
+                                      {2, in[0] + 3u * in[1], 500}};
+  };
+  const Bytes input = {'A', 0, 0, 0};
+  const Trials trials = Derive(model, input);
+  ASSERT_FALSE(trials.empty());
+  for (const Bytes& t : trials) EXPECT_EQ(t[0], 'A');
+  // 500 = 'A' + 3 * 145: byte 1 alone solves it.
+  EXPECT_EQ(trials[0], (Bytes{'A', 145, 0, 0}));
+}
+
+TEST(LinearToStateTest, NoTrialWhereTheBytesCannotReachTheValue) {
+  // One byte of weight 2 cannot make an odd value, nor 1000 at all.
+  const Model model = [](const Bytes& in) {
+    return std::vector<CompareRecord>{{1, 2u * in[0], 1001}};
+  };
+  const Trials trials = Derive(model, Bytes{0, 0});
+  // 1000 is out of reach (2 * 255 = 510), and so are 1001 and 1002.
+  EXPECT_THAT(trials, IsEmpty());
+}
+
+TEST(LinearToStateTest, NothingMovesNothingIsTried) {
+  // A comparison the probed bytes do not feed (byte 40 of a longer input).
+  const Model model = [](const Bytes& in) {
+    return std::vector<CompareRecord>{{1, in[40], 7}};
+  };
+  EXPECT_THAT(Derive(model, Bytes(48, 0)), IsEmpty());
+}
+
+TEST(LinearToStateTest, BytesComparedAsTheyStandAreLeftToInputToState) {
+  // A byte and a big-endian 16-bit word compared as they stand (the
+  // operand's value is in the input: input-to-state writes them), then a
+  // byte plus a constant (it is not) and a sum of two bytes.
+  const Model model = [](const Bytes& in) {
+    return std::vector<CompareRecord>{{1, in[0], 'Z'},
+                                      {2, 'Q', in[1] * 256u + in[2]},
+                                      {3, in[3] + 7u, 20},
+                                      {4, in[4] + 2u * in[5], 300}};
+  };
+  const Trials trials = Derive(model, Bytes{0, 0, 0, 0, 0, 0});
+  ASSERT_FALSE(trials.empty());
+  for (const Bytes& t : trials) {
+    EXPECT_EQ(t[0], 0);
+    EXPECT_EQ(t[1], 0);
+    EXPECT_EQ(t[2], 0);
+  }
+  EXPECT_EQ(trials[0], (Bytes{0, 0, 0, 13, 0, 0}));
+  EXPECT_EQ(
+      Solving(trials, [](const Bytes& t) { return t[4] + 2u * t[5] == 300u; }),
+      1u);
+}
+
+TEST(LinearToStateTest, TrialsAreCappedDistinctAndNeverTheInput) {
+  const Model model = [](const Bytes& in) {
+    std::vector<CompareRecord> log;
+    for (uint32_t i = 0; i + 1 < in.size(); ++i) {
+      log.push_back({i, in[i] + 5u * in[i + 1], 100 + i});
+    }
+    return log;
+  };
+  const Bytes input(12, 1);
+  const Trials trials = Derive(model, input, /*max_inputs=*/5);
+  EXPECT_EQ(trials.size(), 5u);
+  for (size_t i = 0; i < trials.size(); ++i) {
+    EXPECT_NE(trials[i], input);
+    for (size_t j = 0; j < i; ++j) EXPECT_NE(trials[i], trials[j]);
+  }
+}
+
+// linear.fz crashes where in[1] + 3 * in[2] + 700 * in[4] is 50000; from
+// "ABCDEFGH" (48567) no one byte gets there and havoc has no lead, the
+// probes' logs do: 1433 more is 2 * 700 (byte 4) and 11 * 3 (byte 2). The
+// first batch logs the input; the second, which logs no new input, runs
+// its probe pass and the trial.
+TEST(LinearToStateTest, TheExecutorTriesTheSolutionsOfTheInputsOwnLog) {
+  auto executor = gpu_test::MakeExecutor(gpu_test::CpuOptions("linear.fz", 64));
+  ASSERT_NE(executor, nullptr);
+  ASSERT_TRUE(executor->AddInput(gpu_test::Str("ABCDEFGH")).ok());
+  std::vector<std::string> crashes;
+  for (uint64_t seed : {1, 2}) {
+    absl::StatusOr<BatchResult> r =
+        executor->RunBatch(gpu_test::Work(RF_OP_HAVOC, 1, 16), seed);
+    ASSERT_TRUE(r.ok()) << r.status();
+    EXPECT_EQ(executor->probed_inputs(), seed == 1 ? 0u : 1u);
+    for (const Find& f : r->finds) {
+      if (f.kind != Find::Kind::kCrash) continue;
+      EXPECT_EQ(f.code, 9u);
+      EXPECT_EQ(f.parent, 0u);
+      EXPECT_EQ(f.mutations, std::vector<uint32_t>{RF_MUT_CMP});
+      EXPECT_TRUE(f.host_trial);
+      crashes.emplace_back(f.data.begin(), f.data.end());
+    }
+  }
+  EXPECT_THAT(crashes, ElementsAre("ABNDGFGH"));
+  EXPECT_EQ(executor->validation_messages(), 0u)
+      << executor->last_validation_message();
+}
+
+}  // namespace
+}  // namespace ringfuzz
