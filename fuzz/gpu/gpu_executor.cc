@@ -1213,7 +1213,6 @@ uint32_t GpuExecutor::PlanColorCopies(uint32_t first, uint32_t most,
     for (const ByteRange& range : ranges) {
       copies.input.push_back(n);
       copies.range.push_back(range);
-      copies.probe.push_back(false);
       // Seeded by the input's place in the corpus: runs with one -seed
       // color alike.
       copies.data.push_back(ColoredCopy(input, range, first + n));
@@ -1253,7 +1252,6 @@ uint32_t GpuExecutor::PlanProbeCopies(uint32_t most, uint32_t log_room,
     for (const uint32_t p : positions) {
       copies.input.push_back(n);
       copies.range.push_back({p, p + 1});
-      copies.probe.push_back(true);
       copies.data.push_back(ProbeCopy(inputs_[first + n], p));
     }
     ++n;
@@ -1367,14 +1365,6 @@ void GpuExecutor::DeriveFromLogs(uint32_t first, uint32_t n,
     std::vector<Bytes> varints;
   };
   std::vector<Derived> derived(n);
-  const uint32_t* log = cmplog_.words();
-  // Compare-log entry `e`: the comparisons made, and those stored.
-  auto read_entry = [&](uint32_t e, std::vector<CompareRecord>& records) {
-    return ReadCompareLog(
-        absl::MakeConstSpan(log + uint64_t{e} * RF_CMPLOG_ENTRY_WORDS,
-                            RF_CMPLOG_ENTRY_WORDS),
-        records);
-  };
   // Input k's copies are copies [copy_start[k], copy_start[k + 1]): they
   // are made in input order.
   std::vector<uint32_t> copy_start(n + 1);
@@ -1386,7 +1376,7 @@ void GpuExecutor::DeriveFromLogs(uint32_t first, uint32_t n,
   ParallelFor(n, kInputsPerDeriveTask, [&](size_t k) {
     std::vector<CompareRecord> records_of_input;
     const uint32_t made =
-        read_entry(static_cast<uint32_t>(k), records_of_input);
+        ReadLogEntry(static_cast<uint32_t>(k), records_of_input);
     const Bytes& input = inputs_[first + k];
     std::optional<ColorEvidence> color;
     if (copy_start[k] < copy_start[k + 1]) {
@@ -1395,7 +1385,7 @@ void GpuExecutor::DeriveFromLogs(uint32_t first, uint32_t n,
       std::vector<ColoredRun> runs(count);
       for (uint32_t i = 0; i < count; ++i) {
         const uint32_t j = copy_start[k] + i;
-        runs[i].made = read_entry(n + j, logs[i]);
+        runs[i].made = ReadLogEntry(n + j, logs[i]);
         runs[i].range = copies.range[j];
         runs[i].data = copies.data[j];
         runs[i].log = logs[i];
@@ -1437,21 +1427,22 @@ void GpuExecutor::DeriveFromLogs(uint32_t first, uint32_t n,
   }
 }
 
+uint32_t GpuExecutor::ReadLogEntry(uint32_t e,
+                                   std::vector<CompareRecord>& records) const {
+  return ReadCompareLog(
+      absl::MakeConstSpan(cmplog_.words() + uint64_t{e} * RF_CMPLOG_ENTRY_WORDS,
+                          RF_CMPLOG_ENTRY_WORDS),
+      records);
+}
+
 void GpuExecutor::DeriveLinearFromLogs(uint32_t first, uint32_t n,
                                        const ColorCopies& copies,
                                        std::vector<Find>& trials) {
   std::vector<std::vector<Bytes>> solved(n);
-  const uint32_t* log = cmplog_.words();
-  auto read_entry = [&](uint32_t e, std::vector<CompareRecord>& records) {
-    return ReadCompareLog(
-        absl::MakeConstSpan(log + uint64_t{e} * RF_CMPLOG_ENTRY_WORDS,
-                            RF_CMPLOG_ENTRY_WORDS),
-        records);
-  };
   ParallelFor(n, kInputsPerDeriveTask, [&](size_t k) {
     const uint32_t input = static_cast<uint32_t>(k);
     std::vector<CompareRecord> records_of_input;
-    const uint32_t made = read_entry(input, records_of_input);
+    const uint32_t made = ReadLogEntry(input, records_of_input);
     // Input k's probes are copies [start, start + count): made in input
     // order.
     const auto begin =
@@ -1462,7 +1453,7 @@ void GpuExecutor::DeriveLinearFromLogs(uint32_t first, uint32_t n,
     std::vector<std::vector<CompareRecord>> logs(count);
     std::vector<ProbeRun> probes(count);
     for (uint32_t i = 0; i < count; ++i) {
-      probes[i].made = read_entry(n + start + i, logs[i]);
+      probes[i].made = ReadLogEntry(n + start + i, logs[i]);
       probes[i].position = copies.range[start + i].begin;
       probes[i].log = logs[i];
     }

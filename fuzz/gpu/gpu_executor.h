@@ -430,12 +430,11 @@ class GpuExecutor final : public Executor, public Steerable {
   // copies (fuzz/gpu/colorization.h) beside their first log, probe copies
   // (fuzz/gpu/linear_to_state.h) in a probe pass. Copy j is scratch entry
   // j, logs into compare-log entry n + j, and was made from input first +
-  // input[j]; a probe (probe[j]) moved byte range[j].begin, a colored copy
-  // colored range[j].
+  // input[j]; a probe moved byte range[j].begin (a range of one byte), a
+  // colored copy colored range[j].
   struct ColorCopies {
     std::vector<uint32_t> input;
     std::vector<ByteRange> range;
-    std::vector<bool> probe;
     std::vector<Bytes> data;
     uint32_t size() const { return static_cast<uint32_t>(data.size()); }
   };
@@ -641,6 +640,9 @@ class GpuExecutor final : public Executor, public Steerable {
   // patch buffer is not touched.
   void DeriveFromLogs(uint32_t first, uint32_t n, const ColorCopies& copies,
                       std::vector<Find>& trials);
+  // Compare-log entry `e`: fills `records` with the comparisons stored and
+  // returns those made (ReadCompareLog).
+  uint32_t ReadLogEntry(uint32_t e, std::vector<CompareRecord>& records) const;
   // Appends the linear-to-state trials of corpus inputs [first, first + n)
   // to `trials`, from a probe pass: their logs in compare-log entries
   // 0 .. n-1, their probe copies' (`copies`) after them.
