@@ -41,7 +41,8 @@
 #define RF_MUT_LENGTH 12u
 // Also made on the host: a run of decimal or hex digits of the input
 // replaced by a number its own comparisons compared it with
-// (fuzz/gpu/text_to_state.h).
+// (fuzz/gpu/text_to_state.h), or a byte of it written as an escape of such
+// a number (fuzz/gpu/escape_to_state.h).
 #define RF_MUT_TEXT 13u
 // Also made on the host: a LEB128 varint of the input replaced by a number
 // its own comparisons compared it with (fuzz/gpu/varint_to_state.h).

@@ -220,12 +220,15 @@ class Engine {
   static constexpr size_t kMaxLenGrowth = 4;
   // The quiet time after which -repeat_trials=1 starts the repetition
   // trials: they cost a few executions per input, so they come long before
-  // a new executor would.
-  static constexpr absl::Duration kRepeatQuietTime = absl::Seconds(1);
+  // a new executor would. Started at 1 s, header_records on lavapipe took
+  // a median of 2.76 s over 6 seeds; at 0.5 s, 1.96 s (docs/perf.md);
+  // earlier, the longer inputs they add to the corpus slow the search of
+  // record_checksum.
+  static constexpr absl::Duration kRepeatQuietTime = absl::Milliseconds(500);
   // Or as many executions without a new input, where they come sooner: a
   // GPU runs them in 50-100 ms, lavapipe in half a minute. A search that
   // has run 2^28 mutants of its corpus without a find is as stalled as
-  // one that went 1 s, whatever the device.
+  // one that went 0.5 s, whatever the device.
   static constexpr uint64_t kRepeatQuietExecs = uint64_t{1} << 28;
   // How often waiting reductions join the corpus (OfferReduction): after
   // kReductionInterval, or kReductionExecs executions where they come

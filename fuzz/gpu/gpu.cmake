@@ -12,6 +12,7 @@ add_library(ringfuzz_gpu STATIC
   ${CMAKE_CURRENT_LIST_DIR}/gpu_megakernel.cc
   ${CMAKE_CURRENT_LIST_DIR}/gpu_executor.cc
   ${CMAKE_CURRENT_LIST_DIR}/gpu_executor_overlap.cc
+  ${CMAKE_CURRENT_LIST_DIR}/escape_to_state.cc
   ${CMAKE_CURRENT_LIST_DIR}/gpu_executor_features.cc
   ${CMAKE_CURRENT_LIST_DIR}/input_to_state.cc
   ${CMAKE_CURRENT_LIST_DIR}/lavapipe_env.cc

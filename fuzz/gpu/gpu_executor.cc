@@ -13,6 +13,7 @@
 #include "fuzz/engine/mutators.h"
 #include "fuzz/gpu/compare_log.h"
 #include "fuzz/gpu/compare_table.h"
+#include "fuzz/gpu/escape_to_state.h"
 #include "fuzz/gpu/find_decode.h"
 #include "fuzz/gpu/gpu_build_notice.h"
 #include "fuzz/gpu/lavapipe_env.h"
@@ -55,6 +56,9 @@ constexpr size_t kMaxLengthsPerInput = 6;
 // numbers that the input spells in decimal.
 constexpr size_t kMaxTextTrialsPerInput = 12;
 constexpr size_t kMaxVarintTrialsPerInput = 8;
+// Escape-to-state trials per input: y, y - 1, y + 1 of the last two
+// compared values that a byte of the input equals.
+constexpr size_t kMaxEscapeTrialsPerInput = 6;
 // Linear-to-state trials per input (fuzz/gpu/linear_to_state.h).
 constexpr size_t kMaxLinearTrialsPerInput = 12;
 
@@ -1363,6 +1367,7 @@ void GpuExecutor::DeriveFromLogs(uint32_t first, uint32_t n,
     std::vector<size_t> lengths;
     std::vector<Bytes> texts;
     std::vector<Bytes> varints;
+    std::vector<Bytes> escapes;
   };
   std::vector<Derived> derived(n);
   // Input k's copies are copies [copy_start[k], copy_start[k + 1]): they
@@ -1401,6 +1406,8 @@ void GpuExecutor::DeriveFromLogs(uint32_t first, uint32_t n,
                                          kMaxTextTrialsPerInput);
     derived[k].varints = DeriveVarintToState(
         input, records_of_input, len_limit_, kMaxVarintTrialsPerInput);
+    derived[k].escapes = DeriveEscapeToState(
+        input, records_of_input, len_limit_, kMaxEscapeTrialsPerInput);
   });
   for (uint32_t k = 0; k < n; ++k) {
     const Bytes& input = inputs_[first + k];
@@ -1415,6 +1422,10 @@ void GpuExecutor::DeriveFromLogs(uint32_t first, uint32_t n,
     }
     for (Bytes& varint : derived[k].varints) {
       add_trial(std::move(varint), RF_MUT_VARINT);
+    }
+    // Escapes are text rewritten with a compared value too.
+    for (Bytes& escape : derived[k].escapes) {
+      add_trial(std::move(escape), RF_MUT_TEXT);
     }
     if (repeat_trials_) AddRepeatTrials(first + k, trials);
     if (patches_capped_) derived[k].patches.clear();

@@ -331,10 +331,14 @@ class GpuExecutor final : public Executor, public Steerable {
   // wait) by as much.
   static constexpr uint32_t kProbedInputsPerFlight = 1;
   // Flights without service runs after which a probe pass gets a (precise)
-  // flight of its own (PlanServiceRuns): about 1 s of a GPU's 3 ms rounds.
-  // Such flights run at the precise build's rate; at 32, bytecode_vm's
-  // campaigns on an H100 ran 9% fewer executions (docs/perf.md).
-  static constexpr uint32_t kProbeIdleFlights = 256;
+  // flight of its own (PlanServiceRuns), which carries up to
+  // kProbedInputsPerOwnFlight inputs: no find waits on it. Such flights
+  // run at the precise build's rate. At 256 flights and one input a pass,
+  // an H100 solved lf_only_some_bytes in a median of 4.99 s (its inputs
+  // waited in line), at 32 in 1.00 s; bytecode_vm's campaigns ran 9% fewer
+  // executions than before probe passes either way (docs/perf.md).
+  static constexpr uint32_t kProbeIdleFlights = 32;
+  static constexpr uint32_t kProbedInputsPerOwnFlight = 8;
   // Length trials and signature candidates waiting for a precise flight
   // (overlapped signature flights), and how many of them are urgent: length
   // trials and candidates with new hit-count classes (TrialQueue).

@@ -382,20 +382,22 @@ absl::StatusOr<std::vector<WorkItem>> GpuExecutor::PlanServiceRuns(
     // A probe pass (kProbedInputsPerFlight inputs) rides on a flight that
     // runs the precise build anyway for combinations that are due, in the
     // room its trials leave, but never beside urgent trials (new entries
-    // wait on those); or it has a flight of its own after
-    // kProbeIdleFlights flights without service runs. Probes beside the
+    // wait on those); or it has a flight of its own (of up to
+    // kProbedInputsPerOwnFlight inputs) after kProbeIdleFlights flights
+    // without service runs. Probes beside the
     // inputs' logs and urgent trials made bytecode_vm's feedback latency
     // p99 on an H100 26-31 ms, against 7-13 ms before (docs/perf.md).
+    const bool own_flight = flights_without_service_ >= kProbeIdleFlights;
     const bool precise_anyway =
         (pending_trials_.urgent() == 0 && pending_trials_.size() != 0 &&
          flights_without_service_ >= kCombinationWaitFlights) ||
-        flights_without_service_ >= kProbeIdleFlights;
+        own_flight;
     const uint64_t waiting = pending_trials_.size();
     const uint64_t trial_slots = (waiting + per_slot - 1) / per_slot;
     if (precise_anyway && room >= 2 + trial_slots) {
       const uint64_t runs = uint64_t{room - 1 - trial_slots} * per_slot;
       const uint32_t n = PlanProbeCopies(
-          kProbedInputsPerFlight,
+          own_flight ? kProbedInputsPerOwnFlight : kProbedInputsPerFlight,
           static_cast<uint32_t>(std::min<uint64_t>(log_capacity_, runs)),
           static_cast<uint32_t>(scratch_entries_ -
                                 std::min<uint64_t>(waiting, scratch_entries_)),

@@ -7,7 +7,7 @@
 # - 2 (from the start): the crash is found, and its input is the seed
 #   repeated (its first h < 33 bytes once, the rest at least twice), named
 #   `MS: 1 CopyPart-`;
-# - 1 (the default, once coverage stalls): after 1 s without a new input
+# - 1 (the default, once coverage stalls): after 0.5 s without a new input
 #   (the log says so; value profile stays off here), the crash comes, and
 #   its input repeats a corpus input so.
 #
@@ -71,7 +71,7 @@ seed stall
   -artifact_prefix="$work/stall_" stall >log1 2>&1
 rc=$?
 [ "$rc" -eq 77 ] || fail "-repeat_trials=1: exit $rc, want 77: $(tail -3 log1)"
-switch=$(grep -n "^INFO: no new input for 1 s: trying each of the corpus's" log1 | head -1 | cut -d: -f1)
+switch=$(grep -n "^INFO: no new input for 0.5 s: trying each of the corpus's" log1 | head -1 | cut -d: -f1)
 crash=$(grep -n 'fz_crash(code=96)' log1 | head -1 | cut -d: -f1)
 [ -n "$switch" ] || fail "-repeat_trials=1: no stall: $(grep -m3 INFO log1)"
 [ -n "$crash" ] && [ "$crash" -gt "$switch" ] ||
@@ -82,4 +82,4 @@ for f in stall/*; do
   repeats "$art" "$f" && { found=$f; break; }
 done
 [ "$found" != no ] || fail "-repeat_trials=1: the artifact repeats no corpus input"
-echo "PASS: -repeat_trials=0 no crash in 2M executions; 2: the seed repeated; 1: after 1 s without a new input, $(basename "$found") repeated"
+echo "PASS: -repeat_trials=0 no crash in 2M executions; 2: the seed repeated; 1: after 0.5 s without a new input, $(basename "$found") repeated"

@@ -1064,7 +1064,7 @@ TEST(EngineTest, ValueProfileIsTurnedOnAfterTheQuietTime) {
   }
 }
 
-// -repeat_trials=1 (the default): after 1 s without a new input the
+// -repeat_trials=1 (the default): after 0.5 s without a new input the
 // executor is told to try its corpus repeated, once, with an INFO line, long
 // before the value-profile switch (5 s); 0 and 2 never tell it (2 is the
 // executor's from the start), nor does -reproducible.
@@ -1176,7 +1176,7 @@ TEST(EngineTest, RepeatTrialsStartAfterOneQuietSecond) {
     EXPECT_GT(first.repeat_starts()[0], 0u);
     const std::string text = log.str();
     const size_t repeat =
-        text.find("INFO: no new input for 1 s: trying each of the corpus's " +
+        text.find("INFO: no new input for 0.5 s: trying each of the corpus's " +
                   std::to_string(first.repeat_starts()[0]) +
                   " inputs followed by copies of itself");
     const size_t switched = text.find("turning value profile on");

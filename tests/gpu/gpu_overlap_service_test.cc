@@ -101,6 +101,46 @@ TEST(GpuOverlapServiceTest, ProbesRunAfterTheLogAndTheirTrialsAfterThem) {
       << executor->last_validation_message();
 }
 
+// A flight of its own carries the probe passes of several inputs at once
+// (GpuExecutor::kProbedInputsPerOwnFlight): inputs logged together are
+// probed together, not one flight each, and each one's trial comes back
+// as its own.
+TEST(GpuOverlapServiceTest, AFlightOfItsOwnProbesSeveralInputs) {
+  auto executor = MakeOverlapped("linear.fz");
+  ASSERT_NE(executor, nullptr);
+  const std::vector<std::string> inputs = {"ABCDEFGH", "abcdefgh", "01234567"};
+  for (const std::string& input : inputs) {
+    ASSERT_TRUE(executor->AddInput(Str(input)).ok());
+  }
+  ASSERT_TRUE(executor->SubmitBatch(Work(RF_OP_HAVOC, 4, 16), 1).ok());
+  ASSERT_TRUE(executor->CollectBatch().ok());
+  ASSERT_EQ(executor->logged_inputs(), 3u);
+  std::vector<uint32_t> probed = {executor->probed_inputs()};
+  std::vector<uint32_t> parents;
+  const uint64_t most = 8 + 2 * GpuExecutor::kProbeIdleFlights;
+  for (uint64_t seed = 2; seed < most && parents.size() < 3; ++seed) {
+    ASSERT_TRUE(executor->SubmitBatch(Work(RF_OP_HAVOC, 4, 16), seed).ok());
+    absl::StatusOr<BatchResult> r = executor->CollectBatch();
+    ASSERT_TRUE(r.ok()) << r.status();
+    if (executor->probed_inputs() != probed.back()) {
+      probed.push_back(executor->probed_inputs());
+    }
+    for (const Find& f : r->finds) {
+      if (f.kind != Find::Kind::kCrash) continue;
+      EXPECT_TRUE(f.host_trial);
+      EXPECT_EQ(f.mutations, std::vector<uint32_t>{RF_MUT_CMP});
+      const uint32_t sum = f.data[1] + 3u * f.data[2] + 700u * f.data[4];
+      EXPECT_EQ(sum, 50000u);
+      parents.push_back(f.parent);
+    }
+  }
+  EXPECT_EQ(probed, (std::vector<uint32_t>{0, 3}));
+  std::sort(parents.begin(), parents.end());
+  EXPECT_EQ(parents, (std::vector<uint32_t>{0, 1, 2}));
+  EXPECT_EQ(executor->validation_messages(), 0u)
+      << executor->last_validation_message();
+}
+
 // The length trials the log names run in the next flight, and their finds
 // come back as the input's LengthToState mutants.
 TEST(GpuOverlapServiceTest, LengthTrialsRunInTheNextFlight) {
