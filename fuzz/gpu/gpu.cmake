@@ -26,6 +26,7 @@ add_library(ringfuzz_gpu STATIC
   ${CMAKE_CURRENT_LIST_DIR}/short_circuit.cc
   ${CMAKE_CURRENT_LIST_DIR}/spelled_runs.cc
   ${CMAKE_CURRENT_LIST_DIR}/spirv_cache.cc
+  ${CMAKE_CURRENT_LIST_DIR}/string_to_state.cc
   ${CMAKE_CURRENT_LIST_DIR}/target_diagnostics.cc
   ${CMAKE_CURRENT_LIST_DIR}/target_limits.cc
   ${CMAKE_CURRENT_LIST_DIR}/trial_queue.cc

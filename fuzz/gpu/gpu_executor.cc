@@ -21,6 +21,7 @@
 #include "fuzz/gpu/parallel_for.h"
 #include "fuzz/gpu/repeat_trials.h"
 #include "fuzz/gpu/ring_slots.h"
+#include "fuzz/gpu/string_to_state.h"
 #include "fuzz/gpu/text_to_state.h"
 #include "fuzz/gpu/varint_to_state.h"
 #include "shaders/ringfuzz_mutators.h"
@@ -59,6 +60,9 @@ constexpr size_t kMaxVarintTrialsPerInput = 8;
 // Escape-to-state trials per input: y, y - 1, y + 1 of the last two
 // compared values that a byte of the input equals.
 constexpr size_t kMaxEscapeTrialsPerInput = 6;
+// String-to-state trials per input: the rest of a constant string at a
+// few of the places its last compared bytes name.
+constexpr size_t kMaxStringTrialsPerInput = 8;
 // Linear-to-state trials per input (fuzz/gpu/linear_to_state.h).
 constexpr size_t kMaxLinearTrialsPerInput = 12;
 
@@ -1368,6 +1372,7 @@ void GpuExecutor::DeriveFromLogs(uint32_t first, uint32_t n,
     std::vector<Bytes> texts;
     std::vector<Bytes> varints;
     std::vector<Bytes> escapes;
+    std::vector<Bytes> strings;
   };
   std::vector<Derived> derived(n);
   // Input k's copies are copies [copy_start[k], copy_start[k + 1]): they
@@ -1408,6 +1413,9 @@ void GpuExecutor::DeriveFromLogs(uint32_t first, uint32_t n,
         input, records_of_input, len_limit_, kMaxVarintTrialsPerInput);
     derived[k].escapes = DeriveEscapeToState(
         input, records_of_input, len_limit_, kMaxEscapeTrialsPerInput);
+    derived[k].strings = DeriveStringToState(
+        input, records_of_input, kernel().module.byte_strings, len_limit_,
+        kMaxStringTrialsPerInput);
   });
   for (uint32_t k = 0; k < n; ++k) {
     const Bytes& input = inputs_[first + k];
@@ -1426,6 +1434,10 @@ void GpuExecutor::DeriveFromLogs(uint32_t first, uint32_t n,
     // Escapes are text rewritten with a compared value too.
     for (Bytes& escape : derived[k].escapes) {
       add_trial(std::move(escape), RF_MUT_TEXT);
+    }
+    // Strings are compared operands written where the input feeds them.
+    for (Bytes& string : derived[k].strings) {
+      add_trial(std::move(string), RF_MUT_CMP);
     }
     if (repeat_trials_) AddRepeatTrials(first + k, trials);
     if (patches_capped_) derived[k].patches.clear();

@@ -1,0 +1,44 @@
+// String-to-state: the rest of a constant string, written where a
+// comparison read one byte of the input against one byte of that string.
+//
+// The dialect spells strcmp and memcmp as a loop over a constant byte
+// array (`const uint k[] = ...`) that stops at the first byte that
+// differs. An input whose first compared byte differs logs one comparison,
+// input[p] against k[i]: input-to-state (fuzz/gpu/input_to_state.h) can
+// write that one byte, but a single matching byte adds no coverage where
+// the loop's hit count stays in its bucket, so the next byte is never
+// logged; and the automatic dictionary's DICT mutants write the whole
+// array at a random place, not at p, and not from i (a table that holds
+// several strings back to back, or a string compared from its middle). So
+// k[i..] is written at p: libFuzzer's strcmp and memcmp hooks hand the
+// whole strings to its mutators for the same reason.
+#ifndef RINGFUZZ_FUZZ_GPU_STRING_TO_STATE_H_
+#define RINGFUZZ_FUZZ_GPU_STRING_TO_STATE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "absl/types/span.h"
+#include "fuzz/gpu/input_to_state.h"
+
+namespace ringfuzz {
+
+// Returns the inputs to try for `input` from `log` (its own comparisons, in
+// execution order) and `strings` (the target's constant byte arrays,
+// InstrumentedModule::byte_strings): for each record, latest first (a string is
+// compared after the checks that lead to it), each operand x below 256
+// with the other operand y below 256, y != x, each string s and each index
+// i with s[i] == y, and each position p with input[p] == x: the input with
+// s[i..] written over it from p on, longer where s[i..] runs past its end.
+// Only where that writes 2 bytes or more (one byte is input-to-state's).
+// Inputs longer than `max_len` or already returned are left out; at most
+// `max_inputs`.
+std::vector<std::vector<uint8_t>> DeriveStringToState(
+    absl::Span<const uint8_t> input, absl::Span<const CompareRecord> log,
+    absl::Span<const std::vector<uint8_t>> strings, size_t max_len,
+    size_t max_inputs);
+
+}  // namespace ringfuzz
+
+#endif  // RINGFUZZ_FUZZ_GPU_STRING_TO_STATE_H_

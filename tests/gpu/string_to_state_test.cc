@@ -1,0 +1,96 @@
+// String-to-state (fuzz/gpu/string_to_state.h): the rest of a constant
+// string written where a comparison read one of its bytes against the
+// input, and the executor trying it.
+#include "fuzz/gpu/string_to_state.h"
+
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "shaders/ringfuzz_mutators.h"
+#include "tests/gpu/gpu_test_util.h"
+
+namespace ringfuzz {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::IsEmpty;
+
+std::vector<uint8_t> Bytes(const std::string& s) {
+  return std::vector<uint8_t>(s.begin(), s.end());
+}
+
+std::vector<std::string> Derive(const std::string& input,
+                                const std::vector<CompareRecord>& log,
+                                const std::vector<std::string>& strings,
+                                size_t max_len = 4096, size_t max_inputs = 16) {
+  std::vector<std::vector<uint8_t>> tables(strings.size());
+  for (size_t i = 0; i < strings.size(); ++i) tables[i] = Bytes(strings[i]);
+  std::vector<std::string> out;
+  for (const std::vector<uint8_t>& trial :
+       DeriveStringToState(Bytes(input), log, tables, max_len, max_inputs)) {
+    out.emplace_back(trial.begin(), trial.end());
+  }
+  return out;
+}
+
+TEST(StringToStateTest, TheRestOfTheStringGoesWhereItsByteWasCompared) {
+  // libFuzzer's MagicSeparatorTest as ported: one table holds the
+  // separator and both pieces; the second piece's first byte 'F' was
+  // compared with 'm'. Every 'F' of the input gets "me".
+  const std::string table =
+      "\xDE\xAD\xBE\xEF"
+      "Fuzzme";
+  EXPECT_THAT(Derive("Fuzz\xDE\xAD\xBE\xEF"
+                     "Fu",
+                     {{0, 'F', 'm'}}, {table}),
+              ElementsAre("mezz\xDE\xAD\xBE\xEF"
+                          "Fu",
+                          "Fuzz\xDE\xAD\xBE\xEF"
+                          "me"));
+  // Either operand may be the input's byte.
+  EXPECT_THAT(Derive("abc", {{0, 'x', 'b'}}, {"xyz"}), ElementsAre("axyz"));
+}
+
+TEST(StringToStateTest, TheInputGrowsWhereTheRestRunsPastItsEnd) {
+  EXPECT_THAT(Derive("..F", {{0, 'F', 'm'}}, {"me"}), ElementsAre("..me"));
+  EXPECT_THAT(Derive("..F", {{0, 'F', 'm'}}, {"me"}, 3), IsEmpty());
+}
+
+TEST(StringToStateTest, OneByteIsLeftToInputToState) {
+  // 'm' is the string's last byte: its rest is one byte.
+  EXPECT_THAT(Derive("aFb", {{0, 'F', 'm'}}, {"am"}), IsEmpty());
+  // Operands that are no byte, or no byte of a string, give nothing.
+  EXPECT_THAT(Derive("aFb", {{0, 'F', 0x16D}}, {"me"}), IsEmpty());
+  EXPECT_THAT(Derive("aFb", {{0, 'F', 'q'}}, {"me"}), IsEmpty());
+  EXPECT_THAT(Derive("aFb", {{0, 'F', 'm'}}, {}), IsEmpty());
+}
+
+TEST(StringToStateTest, EveryPlaceInEveryStringInTurn) {
+  EXPECT_THAT(Derive("Q", {{0, 'Q', 'e'}}, {"hello", "eel"}),
+              ElementsAre("ello", "eel", "el"));
+}
+
+TEST(StringToStateTest, TheLatestComparisonsComeFirstAndTrialsAreCapped) {
+  EXPECT_THAT(
+      Derive("ab", {{0, 'a', 'x'}, {1, 'b', 'y'}}, {"xq", "yq"}, 4096, 1),
+      ElementsAre("ayq"));
+  EXPECT_THAT(Derive("ab", {{0, 'a', 'x'}, {1, 'b', 'y'}}, {"xq", "yq"}),
+              ElementsAre("ayq", "xq"));
+  // A trial that two comparisons name is made once.
+  EXPECT_THAT(Derive("Q", {{0, 'Q', 'e'}, {1, 'Q', 'e'}}, {"eel"}),
+              ElementsAre("eel", "el"));
+}
+
+// late_string.fz compares its bytes 2 and 3 with the second half of the
+// table "xyme", up to the first that differs: from "abQQ" only "abme"
+// (the rest "me" written at the first 'Q') crashes.
+TEST(StringToStateTest, TheExecutorTriesTheStringTheLogNames) {
+  EXPECT_THAT(
+      gpu_test::HostTrialCrashes("late_string.fz", "abQQ", 10, RF_MUT_CMP),
+      ElementsAre("abme"));
+}
+
+}  // namespace
+}  // namespace ringfuzz
