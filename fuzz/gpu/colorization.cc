@@ -71,6 +71,7 @@ ColorEvidence Colorize(absl::Span<const uint8_t> input,
   ColorEvidence out;
   const size_t length = input.size();
   std::vector<bool> colored(length, false), read(length, false);
+  out.plain.assign(length, false);
   absl::flat_hash_set<std::tuple<uint32_t, uint32_t, uint32_t>> seen;
   auto add = [&](size_t p, uint32_t width, uint32_t value, bool big) {
     if (!HoldsIn(value, width)) return;
@@ -153,6 +154,7 @@ ColorEvidence Colorize(absl::Span<const uint8_t> input,
       // A change found nowhere (a checksum, a hash of the bytes) may come
       // from any colored byte: then none is known to be unread.
       colored[p] = colored[p] || (explained && !read_here[p]);
+      out.plain[p] = out.plain[p] || explained;
       read[p] = read[p] || read_here[p];
     }
   }

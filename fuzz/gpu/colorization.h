@@ -79,6 +79,11 @@ struct ColorEvidence {
   // every changed operand somewhere (a match may reach past the range),
   // with no operand found there; and found to be read in no run.
   std::vector<bool> inert;
+  // Per byte of the input: colored in a run that kept the path and found
+  // every changed operand somewhere. No comparison of the path reads a
+  // value computed from such a byte (a sum, a product, a field packed from
+  // several bytes): that value would have changed and stood nowhere.
+  std::vector<bool> plain;
   // The runs that kept the path.
   uint32_t kept = 0;
 };

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "fuzz/gpu/spelled_runs.h"
@@ -22,11 +23,6 @@ enum Style : uint32_t {
 };
 constexpr uint32_t kUpper = 0x100;
 
-bool IsDigit(uint8_t c) { return c >= '0' && c <= '9'; }
-bool IsHex(uint8_t c) {
-  return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-
 // An escape found in the input: where it ends (one past its last byte),
 // its style and whether its hex letters say upper case.
 struct Escape {
@@ -40,7 +36,7 @@ bool HexDigitsAt(absl::Span<const uint8_t> in, size_t i, size_t n, bool& upper,
                  bool& lower) {
   if (i + n > in.size()) return false;
   for (size_t k = i; k < i + n; ++k) {
-    if (!IsHex(in[k])) return false;
+    if (!absl::ascii_isxdigit(in[k])) return false;
     upper |= in[k] >= 'A' && in[k] <= 'F';
     lower |= in[k] >= 'a' && in[k] <= 'f';
   }
@@ -74,7 +70,7 @@ std::optional<Escape> EscapeAt(absl::Span<const uint8_t> in, size_t i) {
   size_t k = hex ? i + 3 : i + 2;
   const size_t first = k;
   while (k < in.size() && k - first < (hex ? 6 : 7) &&
-         (hex ? IsHex(in[k]) : IsDigit(in[k]))) {
+         (hex ? absl::ascii_isxdigit(in[k]) : absl::ascii_isdigit(in[k]))) {
     upper |= in[k] >= 'A' && in[k] <= 'F';
     lower |= in[k] >= 'a' && in[k] <= 'f';
     ++k;

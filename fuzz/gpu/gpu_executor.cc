@@ -1237,15 +1237,21 @@ uint32_t GpuExecutor::PlanProbeCopies(uint32_t most, uint32_t log_room,
                                       uint32_t scratch_room,
                                       ColorCopies& copies) {
   copies = ColorCopies();
-  // The positions input `index` is probed at: none where probing is off or
-  // the input too long, and such inputs need no pass.
+  // The positions input `index` is probed at: none where probing is off,
+  // the input too long or its colored copies showed no byte a probe could
+  // tell about (LinearProbeWanted), and such inputs need no pass.
+  auto wanted = [&](uint32_t index) {
+    return index >= probe_wanted_.size() || probe_wanted_[index];
+  };
   auto positions_of = [&](uint32_t index) {
-    return colorize_ && inputs_[index].size() <= kMaxColorLength
+    return colorize_ && wanted(index) &&
+                   inputs_[index].size() <= kMaxColorLength
                ? LinearProbePositions(inputs_[index].size())
                : std::vector<uint32_t>();
   };
   while (probed_inputs_ < logged_inputs_ &&
          positions_of(probed_inputs_).empty()) {
+    if (colorize_ && !wanted(probed_inputs_)) ++probes_skipped_;
     ++probed_inputs_;
   }
   const uint32_t first = probed_inputs_;
@@ -1267,6 +1273,7 @@ uint32_t GpuExecutor::PlanProbeCopies(uint32_t most, uint32_t log_room,
   for (uint32_t j = 0; j < copies.size(); ++j) {
     WriteCorpusEntry(corpus_capacity_ + j, ScratchOffset(j), copies.data[j]);
   }
+  probe_passes_ += n;
   return n;
 }
 
@@ -1373,6 +1380,7 @@ void GpuExecutor::DeriveFromLogs(uint32_t first, uint32_t n,
     std::vector<Bytes> varints;
     std::vector<Bytes> escapes;
     std::vector<Bytes> strings;
+    bool probe = true;  // LinearProbeWanted
   };
   std::vector<Derived> derived(n);
   // Input k's copies are copies [copy_start[k], copy_start[k + 1]): they
@@ -1402,9 +1410,10 @@ void GpuExecutor::DeriveFromLogs(uint32_t first, uint32_t n,
       }
       color = Colorize(input, records_of_input, made, runs);
     }
-    derived[k].patches =
-        DeriveInputToStatePatches(input, records_of_input, kMaxPatchesPerInput,
-                                  color.has_value() ? &*color : nullptr);
+    const ColorEvidence* evidence = color.has_value() ? &*color : nullptr;
+    derived[k].probe = LinearProbeWanted(input.size(), evidence);
+    derived[k].patches = DeriveInputToStatePatches(
+        input, records_of_input, kMaxPatchesPerInput, evidence);
     derived[k].lengths = DeriveLengthsToTry(input.size(), records_of_input,
                                             len_limit_, kMaxLengthsPerInput);
     derived[k].texts = DeriveTextToState(input, records_of_input, len_limit_,
@@ -1417,7 +1426,9 @@ void GpuExecutor::DeriveFromLogs(uint32_t first, uint32_t n,
         input, records_of_input, kernel().module.byte_strings, len_limit_,
         kMaxStringTrialsPerInput);
   });
+  if (probe_wanted_.size() < first + n) probe_wanted_.resize(first + n, true);
   for (uint32_t k = 0; k < n; ++k) {
+    probe_wanted_[first + k] = derived[k].probe;
     const Bytes& input = inputs_[first + k];
     auto add_trial = [&](Bytes data, uint32_t mutator) {
       trials.push_back(HostTrial(std::move(data), first + k, mutator));
@@ -1484,6 +1495,7 @@ void GpuExecutor::DeriveLinearFromLogs(uint32_t first, uint32_t n,
                                     probes, kMaxLinearTrialsPerInput);
   });
   for (uint32_t k = 0; k < n; ++k) {
+    linear_trials_ += solved[k].size();
     // Written from the input's own comparisons, as CMP patches are.
     for (Bytes& data : solved[k]) {
       trials.push_back(HostTrial(std::move(data), first + k, RF_MUT_CMP));

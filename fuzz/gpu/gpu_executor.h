@@ -335,8 +335,9 @@ class GpuExecutor final : public Executor, public Steerable {
   // kProbedInputsPerOwnFlight inputs: no find waits on it. Such flights
   // run at the precise build's rate. At 256 flights and one input a pass,
   // an H100 solved lf_only_some_bytes in a median of 4.99 s (its inputs
-  // waited in line), at 32 in 1.00 s; bytecode_vm's campaigns ran 9% fewer
-  // executions than before probe passes either way (docs/perf.md).
+  // waited in line), at 32 in 1.00 s. Campaigns without probe passes ran
+  // 3-5% more executions (lz_block, tlv; bytecode_vm's seeds spread
+  // +/-10%, more than that) on an H100 (docs/perf.md).
   static constexpr uint32_t kProbeIdleFlights = 32;
   static constexpr uint32_t kProbedInputsPerOwnFlight = 8;
   // Length trials and signature candidates waiting for a precise flight
@@ -352,6 +353,13 @@ class GpuExecutor final : public Executor, public Steerable {
   uint32_t logged_inputs() const { return logged_inputs_; }
   // Corpus inputs whose probe pass ran (or that need none).
   uint32_t probed_inputs() const { return probed_inputs_; }
+  // Probe passes planned so far (an input's pass is planned once), and
+  // inputs that went without one because their colored copies showed no
+  // byte a probe could tell about (LinearProbeWanted).
+  uint64_t probe_passes() const { return probe_passes_; }
+  uint64_t probes_skipped() const { return probes_skipped_; }
+  // Linear-to-state trials derived from probe passes so far.
+  uint64_t linear_trials() const { return linear_trials_; }
   uint32_t exec_steps() const { return exec_steps_; }
   // Validation-layer messages so far (0 unless validation is on).
   uint64_t validation_messages() const;
@@ -821,6 +829,12 @@ class GpuExecutor final : public Executor, public Steerable {
   // Corpus inputs [0, probed_inputs_) had their probe pass (or need none);
   // probed_inputs_ <= logged_inputs_.
   uint32_t probed_inputs_ = 0;
+  // Per logged input: whether its probe pass is wanted (LinearProbeWanted);
+  // inputs past its end are.
+  std::vector<bool> probe_wanted_;
+  uint64_t probe_passes_ = 0;    // see probe_passes()
+  uint64_t probes_skipped_ = 0;  // see probes_skipped()
+  uint64_t linear_trials_ = 0;   // see linear_trials()
   std::vector<uint32_t> patch_index_;
   std::vector<uint32_t> patch_data_;
   uint32_t patch_index_capacity_ = 0;

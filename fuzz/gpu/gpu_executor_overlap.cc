@@ -615,10 +615,16 @@ void GpuExecutor::AppendSeenClears(vk::DispatchCommands& commands) {
 
 std::vector<std::pair<std::string, uint64_t>> GpuExecutor::ExecutorStats()
     const {
-  if (fast_ == nullptr) return {};
-  return {{"signature_candidates_judged", candidates_evaluated_},
-          {"signature_candidates_dropped", candidates_dropped()},
-          {"signature_candidates_unmarked", candidates_unmarked_}};
+  std::vector<std::pair<std::string, uint64_t>> stats;
+  if (fast_ != nullptr) {
+    stats = {{"signature_candidates_judged", candidates_evaluated_},
+             {"signature_candidates_dropped", candidates_dropped()},
+             {"signature_candidates_unmarked", candidates_unmarked_}};
+  }
+  stats.emplace_back("linear_probe_passes", probe_passes_);
+  stats.emplace_back("linear_probes_skipped", probes_skipped_);
+  stats.emplace_back("linear_trials", linear_trials_);
+  return stats;
 }
 
 bool GpuExecutor::IsServiceFind(const Find& find) const {

@@ -79,6 +79,14 @@ std::vector<uint32_t> LinearProbePositions(size_t length) {
   return positions;
 }
 
+bool LinearProbeWanted(size_t length, const ColorEvidence* color) {
+  if (color == nullptr) return length != 0;
+  for (const uint32_t p : LinearProbePositions(length)) {
+    if (p >= color->plain.size() || !color->plain[p]) return true;
+  }
+  return false;
+}
+
 std::vector<uint8_t> ProbeCopy(absl::Span<const uint8_t> input,
                                uint32_t position) {
   std::vector<uint8_t> copy(input.begin(), input.end());

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "absl/types/span.h"
+#include "fuzz/gpu/colorization.h"
 #include "fuzz/gpu/input_to_state.h"
 
 namespace ringfuzz {
@@ -35,6 +36,16 @@ inline constexpr size_t kLinearProbeBytes = 32;
 // The positions probed in an input of `length` bytes: 0 .. min(length,
 // kLinearProbeBytes) - 1.
 std::vector<uint32_t> LinearProbePositions(size_t length);
+
+// Whether an input of `length` bytes needs its probe pass, given what its
+// colored copies told (null where it had none): not where every byte
+// LinearProbePositions names is plain (ColorEvidence::plain). No
+// comparison of its path then reads a value computed from those bytes, so
+// a probe could only move operands that stand in the input, which
+// input-to-state writes. A pass is kLinearProbeBytes + 1 logged runs of
+// the input: a target whose comparisons read its bytes as they stand (a
+// bytecode interpreter's opcode checks) spends them on nothing.
+bool LinearProbeWanted(size_t length, const ColorEvidence* color);
 
 // `input` with byte `position` (< its length) moved by one: up by one, or
 // down where it is 255.

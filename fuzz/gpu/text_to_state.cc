@@ -3,6 +3,7 @@
 #include <optional>
 #include <string>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 
@@ -20,11 +21,9 @@ constexpr uint32_t kNegative = 2;
 constexpr uint32_t kUpper = 4;
 constexpr uint32_t kWidthShift = 8;
 
-bool IsDigit(uint8_t c) { return c >= '0' && c <= '9'; }
-
 // The value of hex digit `c`, or -1.
 int HexValue(uint8_t c) {
-  if (IsDigit(c)) return c - '0';
+  if (absl::ascii_isdigit(c)) return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
   return -1;
@@ -34,13 +33,13 @@ void FindDecimalRuns(absl::Span<const uint8_t> input,
                      std::vector<SpelledRun>& runs) {
   size_t i = 0;
   while (i < input.size()) {
-    if (!IsDigit(input[i])) {
+    if (!absl::ascii_isdigit(input[i])) {
       ++i;
       continue;
     }
     size_t end = i;
     uint64_t magnitude = 0;
-    while (end < input.size() && IsDigit(input[end])) {
+    while (end < input.size() && absl::ascii_isdigit(input[end])) {
       if (end - i < kMaxDigits) magnitude = magnitude * 10 + (input[end] - '0');
       ++end;
     }

@@ -109,6 +109,42 @@ bool Has(const std::vector<InputPatch>& patches, InputPatch want) {
   return std::find(patches.begin(), patches.end(), want) != patches.end();
 }
 
+// A checksum gate: bytes 2 and 3 summed, compared with 9.
+std::vector<CompareRecord> SumTarget(const std::vector<uint8_t>& in) {
+  return {{20, uint32_t{in[2]} + in[3], 9}, {21, in[12], 'Q'}};
+}
+
+TEST(ColorizationTest, BytesThatFeedAComputedOperandAreNotPlain) {
+  const std::vector<uint8_t> input(16, 1);
+  const std::vector<ByteRange> ranges = ColorRanges(input.size());
+  std::vector<Logged> logged;
+  for (const ByteRange& r : ranges) {
+    Logged l;
+    l.data = ColoredCopy(input, r, 5);
+    l.log = SumTarget(l.data);
+    logged.push_back(std::move(l));
+  }
+  const std::vector<CompareRecord> log = SumTarget(input);
+  const ColorEvidence color = Colorize(
+      input, log, static_cast<uint32_t>(log.size()), Runs(logged, ranges));
+  ASSERT_EQ(color.plain.size(), input.size());
+  // The sum changes in every copy that colors byte 2 or 3 and stands
+  // nowhere in it; every other byte is colored by a copy in which each
+  // change was found (byte 12 is read as it stands).
+  for (size_t p = 0; p < input.size(); ++p) {
+    EXPECT_EQ(color.plain[p], p != 2 && p != 3) << p;
+  }
+  // The record target reads its bytes as they stand: all plain.
+  const std::vector<uint8_t> record(16, 'A');
+  const std::vector<CompareRecord> record_log = RecordTarget(record);
+  std::vector<ByteRange> record_ranges;
+  const std::vector<Logged> record_logged = LogCopies(record, record_ranges);
+  const ColorEvidence record_color =
+      Colorize(record, record_log, static_cast<uint32_t>(record_log.size()),
+               Runs(record_logged, record_ranges));
+  EXPECT_EQ(record_color.plain, std::vector<bool>(16, true));
+}
+
 TEST(ColorizationTest, CopiesPinTheFieldThatZerosHideEverywhere) {
   const std::vector<uint8_t> input(16, 0);
   const std::vector<CompareRecord> log = RecordTarget(input);

@@ -74,6 +74,24 @@ size_t Solving(const Trials& trials,
   return n;
 }
 
+TEST(LinearToStateTest, AProbePassIsWantedUnlessEveryProbedByteIsPlain) {
+  // Without colored copies, every input with a byte is probed.
+  EXPECT_TRUE(LinearProbeWanted(8, nullptr));
+  EXPECT_FALSE(LinearProbeWanted(0, nullptr));
+  ColorEvidence color;
+  color.plain.assign(40, true);
+  EXPECT_FALSE(LinearProbeWanted(40, &color));
+  // A byte past the probed ones does not matter; one among them does.
+  color.plain[kLinearProbeBytes] = false;
+  EXPECT_FALSE(LinearProbeWanted(40, &color));
+  color.plain[kLinearProbeBytes - 1] = false;
+  EXPECT_TRUE(LinearProbeWanted(40, &color));
+  // Evidence shorter than the input says nothing about the rest.
+  ColorEvidence short_color;
+  short_color.plain.assign(4, true);
+  EXPECT_TRUE(LinearProbeWanted(8, &short_color));
+}
+
 TEST(LinearToStateTest, ProbesMoveOneOfTheFirstBytesByOne) {
   EXPECT_THAT(LinearProbePositions(3), ElementsAre(0u, 1u, 2u));
   EXPECT_EQ(LinearProbePositions(2048).size(), kLinearProbeBytes);
@@ -216,6 +234,29 @@ TEST(LinearToStateTest, TheExecutorTriesTheSolutionsOfTheInputsOwnLog) {
     }
   }
   EXPECT_THAT(crashes, ElementsAre("ABNDGFGH"));
+  EXPECT_EQ(executor->probe_passes(), 1u);
+  EXPECT_EQ(executor->probes_skipped(), 0u);
+  EXPECT_EQ(executor->validation_messages(), 0u)
+      << executor->last_validation_message();
+}
+
+// colored_field.fz reads a 16-bit field as it stands in the input: its
+// colored copies find every changed operand, so the input needs no probe
+// pass (its 17 logged runs would tell nothing input-to-state does not).
+TEST(LinearToStateTest, AnInputWhoseBytesAreAllPlainIsNotProbed) {
+  auto executor =
+      gpu_test::MakeExecutor(gpu_test::CpuOptions("colored_field.fz", 64));
+  ASSERT_NE(executor, nullptr);
+  ASSERT_TRUE(executor->AddInput(gpu_test::Str("ABCDEFGHIJKLMNOP")).ok());
+  for (uint64_t seed : {1, 2}) {
+    absl::StatusOr<BatchResult> r =
+        executor->RunBatch(gpu_test::Work(RF_OP_HAVOC, 1, 16), seed);
+    ASSERT_TRUE(r.ok()) << r.status();
+  }
+  EXPECT_EQ(executor->logged_inputs(), 1u);
+  EXPECT_EQ(executor->probed_inputs(), 1u);
+  EXPECT_EQ(executor->probe_passes(), 0u);
+  EXPECT_EQ(executor->probes_skipped(), 1u);
   EXPECT_EQ(executor->validation_messages(), 0u)
       << executor->last_validation_message();
 }
