@@ -16,19 +16,30 @@ std::vector<std::vector<uint8_t>> DeriveStringToState(
   for (size_t p = 0; p < input.size(); ++p) {
     positions[input[p]].push_back(static_cast<uint32_t>(p));
   }
-  // Writes s[i..] at p; false once `max_inputs` are made.
-  auto add = [&](const std::vector<uint8_t>& s, size_t i, size_t p) {
-    const size_t rest = s.size() - i;
-    const size_t end = std::max(input.size(), p + rest);
-    if (rest < 2 || end > max_len) return true;
+  // Writes s[i..i + n) at p; false once `max_inputs` are made.
+  auto write = [&](const std::vector<uint8_t>& s, size_t i, size_t n,
+                   size_t p) {
+    const size_t end = std::max(input.size(), p + n);
+    if (end > max_len) return true;
     std::vector<uint8_t> trial(input.begin(), input.end());
     trial.resize(end);
-    std::copy(s.begin() + static_cast<ptrdiff_t>(i), s.end(),
+    const auto from = s.begin() + static_cast<ptrdiff_t>(i);
+    std::copy(from, from + static_cast<ptrdiff_t>(n),
               trial.begin() + static_cast<ptrdiff_t>(p));
     // Never the input itself: s[i] is y, input[p] is x != y.
     if (std::find(out.begin(), out.end(), trial) != out.end()) return true;
     out.push_back(std::move(trial));
     return out.size() < max_inputs;
+  };
+  // The rest s[i..], then its first kStringPrefixes bytes where shorter.
+  auto add = [&](const std::vector<uint8_t>& s, size_t i, size_t p) {
+    const size_t rest = s.size() - i;
+    if (rest < 2) return true;
+    if (!write(s, i, rest, p)) return false;
+    for (const size_t n : kStringPrefixes) {
+      if (n < rest && !write(s, i, n, p)) return false;
+    }
+    return true;
   };
   for (auto record = log.rbegin(); record != log.rend(); ++record) {
     for (const auto& [mine, other] :

@@ -53,6 +53,19 @@ TEST(StringToStateTest, TheRestOfTheStringGoesWhereItsByteWasCompared) {
   EXPECT_THAT(Derive("abc", {{0, 'x', 'b'}}, {"xyz"}), ElementsAre("axyz"));
 }
 
+TEST(StringToStateTest, ItsFirstFourAndEightBytesAreWrittenToo) {
+  // The first piece's 'A' compared with 'F': the rest from 'F' runs over
+  // the separator; its first 4 bytes keep it.
+  const std::string table =
+      "\xDE\xAD\xBE\xEF"
+      "Fuzzme";
+  EXPECT_THAT(Derive("ABCD\xDE\xAD\xBE\xEF", {{0, 'A', 'F'}}, {table}),
+              ElementsAre("Fuzzme\xBE\xEF", "Fuzz\xDE\xAD\xBE\xEF"));
+  // A rest of 10 bytes: 10, then 4, then 8.
+  EXPECT_THAT(Derive("Q", {{0, 'Q', '0'}}, {"0123456789"}),
+              ElementsAre("0123456789", "0123", "01234567"));
+}
+
 TEST(StringToStateTest, TheInputGrowsWhereTheRestRunsPastItsEnd) {
   EXPECT_THAT(Derive("..F", {{0, 'F', 'm'}}, {"me"}), ElementsAre("..me"));
   EXPECT_THAT(Derive("..F", {{0, 'F', 'm'}}, {"me"}, 3), IsEmpty());
