@@ -31,11 +31,14 @@ std::vector<std::vector<uint8_t>> DeriveStringToState(
     out.push_back(std::move(trial));
     return out.size() < max_inputs;
   };
-  // The rest s[i..], then its first kStringPrefixes bytes where shorter.
+  // The rest s[i..]; where it runs past the input's end, the part that
+  // fits; then its first kStringPrefixes bytes where shorter.
   auto add = [&](const std::vector<uint8_t>& s, size_t i, size_t p) {
     const size_t rest = s.size() - i;
     if (rest < 2) return true;
     if (!write(s, i, rest, p)) return false;
+    const size_t fits = input.size() - p;
+    if (fits >= 2 && fits < rest && !write(s, i, fits, p)) return false;
     for (const size_t n : kStringPrefixes) {
       if (n < rest && !write(s, i, n, p)) return false;
     }

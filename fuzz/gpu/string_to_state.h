@@ -25,10 +25,12 @@
 namespace ringfuzz {
 
 // A table may hold several strings back to back (a separator and the
-// pieces around it), and its rest from i then runs into the next one and
-// overwrites what the input holds after the compared bytes. So the rest's
-// first 4 and 8 bytes (the usual lengths of magic numbers and tags) are
-// written too, where shorter than the rest.
+// pieces around it, or two strings an input is compared with), and its
+// rest from i then runs into the next one: it overwrites what the input
+// holds after the compared bytes, or makes the input longer than a length
+// check allows. So the part of the rest that fits in the input as it is
+// long, and the rest's first 4 and 8 bytes (the usual lengths of magic
+// numbers and tags), are written too, where shorter than the rest.
 inline constexpr size_t kStringPrefixes[] = {4, 8};
 
 // Returns the inputs to try for `input` from `log` (its own comparisons, in
@@ -37,9 +39,10 @@ inline constexpr size_t kStringPrefixes[] = {4, 8};
 // compared after the checks that lead to it), each operand x below 256
 // with the other operand y below 256, y != x, each string s and each index
 // i with s[i] == y, and each position p with input[p] == x: the input with
-// s[i..] written over it from p on, longer where s[i..] runs past its end,
-// then the same with each kStringPrefixes length of s[i..] that is
-// shorter. Only where s[i..] is 2 bytes or more (one byte is
+// s[i..] written over it from p on, longer where s[i..] runs past its end;
+// then, where it does, the same with the first input.size() - p bytes of
+// s[i..] (2 or more); then with each kStringPrefixes length of s[i..] that
+// is shorter. Only where s[i..] is 2 bytes or more (one byte is
 // input-to-state's).
 // Inputs longer than `max_len` or already returned are left out; at most
 // `max_inputs`.

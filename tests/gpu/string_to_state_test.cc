@@ -49,8 +49,10 @@ TEST(StringToStateTest, TheRestOfTheStringGoesWhereItsByteWasCompared) {
                           "Fu",
                           "Fuzz\xDE\xAD\xBE\xEF"
                           "me"));
-  // Either operand may be the input's byte.
-  EXPECT_THAT(Derive("abc", {{0, 'x', 'b'}}, {"xyz"}), ElementsAre("axyz"));
+  // Either operand may be the input's byte; the rest runs past the end,
+  // and what fits is written too.
+  EXPECT_THAT(Derive("abc", {{0, 'x', 'b'}}, {"xyz"}),
+              ElementsAre("axyz", "axy"));
 }
 
 TEST(StringToStateTest, ItsFirstFourAndEightBytesAreWrittenToo) {
@@ -64,6 +66,16 @@ TEST(StringToStateTest, ItsFirstFourAndEightBytesAreWrittenToo) {
   // A rest of 10 bytes: 10, then 4, then 8.
   EXPECT_THAT(Derive("Q", {{0, 'Q', '0'}}, {"0123456789"}),
               ElementsAre("0123456789", "0123", "01234567"));
+}
+
+TEST(StringToStateTest, WhatFitsInTheInputIsWrittenToo) {
+  // libFuzzer's CxxStringEqTest as ported: a 6-byte input compared with
+  // "FooBar", then "123456", from one table. The rest from 'F' makes the
+  // input 12 bytes, which the length check refuses; its first 6 do not.
+  EXPECT_THAT(Derive("Qxxxxx", {{0, 'Q', 'F'}}, {"FooBar123456"}),
+              ElementsAre("FooBar123456", "FooBar", "FooBxx", "FooBar12"));
+  // Fewer than 2 bytes fit: nothing more.
+  EXPECT_THAT(Derive("xQ", {{0, 'Q', 'a'}}, {"abc"}), ElementsAre("xabc"));
 }
 
 TEST(StringToStateTest, TheInputGrowsWhereTheRestRunsPastItsEnd) {
