@@ -19,13 +19,8 @@ using ::testing::IsEmpty;
 std::vector<std::string> Derive(const std::string& input,
                                 const std::vector<CompareRecord>& log,
                                 size_t max_len = 4096, size_t max_inputs = 16) {
-  std::vector<std::string> out;
-  for (const std::vector<uint8_t>& trial :
-       DeriveEscapeToState(std::vector<uint8_t>(input.begin(), input.end()),
-                           log, max_len, max_inputs)) {
-    out.emplace_back(trial.begin(), trial.end());
-  }
-  return out;
+  return gpu_test::Strs(
+      DeriveEscapeToState(gpu_test::Str(input), log, max_len, max_inputs));
 }
 
 TEST(EscapeToStateTest, AComparedByteBecomesAPercentEscape) {

@@ -21,6 +21,14 @@ inline std::string Data(const std::string& name) {
 
 inline Bytes Str(const std::string& s) { return Bytes(s.begin(), s.end()); }
 
+// Inputs as strings, for matchers that print them readably.
+inline std::vector<std::string> Strs(const std::vector<Bytes>& inputs) {
+  std::vector<std::string> out;
+  out.reserve(inputs.size());
+  for (const Bytes& b : inputs) out.emplace_back(b.begin(), b.end());
+  return out;
+}
+
 // Options for target `target` (a test data file) on lavapipe, validated.
 inline GpuExecutorOptions CpuOptions(const std::string& target,
                                      uint32_t max_len = 64) {

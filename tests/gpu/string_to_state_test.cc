@@ -17,22 +17,15 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
 
-std::vector<uint8_t> Bytes(const std::string& s) {
-  return std::vector<uint8_t>(s.begin(), s.end());
-}
-
 std::vector<std::string> Derive(const std::string& input,
                                 const std::vector<CompareRecord>& log,
                                 const std::vector<std::string>& strings,
                                 size_t max_len = 4096, size_t max_inputs = 16) {
-  std::vector<std::vector<uint8_t>> tables(strings.size());
-  for (size_t i = 0; i < strings.size(); ++i) tables[i] = Bytes(strings[i]);
-  std::vector<std::string> out;
-  for (const std::vector<uint8_t>& trial :
-       DeriveStringToState(Bytes(input), log, tables, max_len, max_inputs)) {
-    out.emplace_back(trial.begin(), trial.end());
-  }
-  return out;
+  std::vector<Bytes> tables;
+  tables.reserve(strings.size());
+  for (const std::string& s : strings) tables.push_back(gpu_test::Str(s));
+  return gpu_test::Strs(DeriveStringToState(gpu_test::Str(input), log, tables,
+                                            max_len, max_inputs));
 }
 
 TEST(StringToStateTest, TheRestOfTheStringGoesWhereItsByteWasCompared) {

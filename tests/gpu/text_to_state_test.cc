@@ -18,19 +18,11 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
 
-std::vector<uint8_t> Text(const std::string& s) {
-  return std::vector<uint8_t>(s.begin(), s.end());
-}
-
 std::vector<std::string> Derive(const std::string& input,
                                 const std::vector<CompareRecord>& log,
                                 size_t max_len = 4096, size_t max_inputs = 16) {
-  std::vector<std::string> out;
-  for (const std::vector<uint8_t>& trial :
-       DeriveTextToState(Text(input), log, max_len, max_inputs)) {
-    out.emplace_back(trial.begin(), trial.end());
-  }
-  return out;
+  return gpu_test::Strs(
+      DeriveTextToState(gpu_test::Str(input), log, max_len, max_inputs));
 }
 
 TEST(TextToStateTest, ANumberComparedWithAnotherIsRewrittenInPlace) {
