@@ -44,4 +44,17 @@ bool SamePath(absl::Span<const CompareRecord> log, uint32_t made,
   return true;
 }
 
+size_t SharedPathPrefix(absl::Span<const CompareRecord> log, uint32_t made,
+                        absl::Span<const CompareRecord> other,
+                        uint32_t other_made) {
+  if (SamePath(log, made, other, other_made)) return log.size();
+  size_t limit = std::min(log.size(), other.size());
+  if (made != log.size() || other_made != other.size()) {
+    limit = std::min<size_t>(limit, RF_CMPLOG_HEAD);
+  }
+  size_t n = 0;
+  while (n < limit && log[n].site == other[n].site) ++n;
+  return n;
+}
+
 }  // namespace ringfuzz

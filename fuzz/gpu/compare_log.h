@@ -4,6 +4,7 @@
 #ifndef RINGFUZZ_FUZZ_GPU_COMPARE_LOG_H_
 #define RINGFUZZ_FUZZ_GPU_COMPARE_LOG_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -25,6 +26,17 @@ uint32_t ReadCompareLog(absl::Span<const uint32_t> entry,
 // the same sites stored in the same order (its operands may differ).
 bool SamePath(absl::Span<const CompareRecord> log, uint32_t made,
               absl::Span<const CompareRecord> other, uint32_t other_made);
+
+// How many of `log`'s first records the run of `other` shares: made at the
+// same point of the same path, so that their operands may be compared.
+// All of them where SamePath holds; else the records up to where the
+// stored sites first differ, counting only the first RF_CMPLOG_HEAD where
+// either log was cut short (a cut log's later records are its run's last
+// ones, which no longer line up). A run that left the path at a comparison
+// still shares that comparison: its operands are what made it leave.
+size_t SharedPathPrefix(absl::Span<const CompareRecord> log, uint32_t made,
+                        absl::Span<const CompareRecord> other,
+                        uint32_t other_made);
 
 }  // namespace ringfuzz
 

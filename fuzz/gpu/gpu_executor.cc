@@ -1235,7 +1235,7 @@ uint32_t GpuExecutor::PlanColorCopies(uint32_t first, uint32_t most,
 
 uint32_t GpuExecutor::PlanProbeCopies(uint32_t most, uint32_t log_room,
                                       uint32_t scratch_room,
-                                      ColorCopies& copies) {
+                                      ColorCopies& copies, uint32_t& first) {
   copies = ColorCopies();
   // The positions input `index` is probed at: none where probing is off,
   // the input too long or its colored copies showed no byte a probe could
@@ -1249,32 +1249,52 @@ uint32_t GpuExecutor::PlanProbeCopies(uint32_t most, uint32_t log_room,
                ? LinearProbePositions(inputs_[index].size())
                : std::vector<uint32_t>();
   };
-  while (probed_inputs_ < logged_inputs_ &&
-         positions_of(probed_inputs_).empty()) {
-    if (colorize_ && !wanted(probed_inputs_)) ++probes_skipped_;
-    ++probed_inputs_;
+  if (probed_.size() < logged_inputs_) probed_.resize(logged_inputs_, false);
+  // The newest input that waits for a pass; newer ones without probes
+  // need none.
+  uint32_t last = logged_inputs_;
+  while (last > 0 && (probed_[last - 1] || positions_of(last - 1).empty())) {
+    --last;
+    if (!probed_[last]) {
+      if (colorize_ && !wanted(last)) ++probes_skipped_;
+      MarkProbed(last, 1);
+    }
   }
-  const uint32_t first = probed_inputs_;
-  uint32_t n = 0;
-  while (n < most && first + n < logged_inputs_) {
-    const std::vector<uint32_t> positions = positions_of(first + n);
-    const uint32_t more = static_cast<uint32_t>(positions.size());
-    if (n + 1 + copies.size() + more > log_room ||
-        copies.size() + more > scratch_room) {
-      break;
-    }
-    for (const uint32_t p : positions) {
-      copies.input.push_back(n);
+  first = last;
+  if (last == 0) return 0;
+  // Older ones just before it, while they wait too and there is room.
+  uint32_t runs = 0;
+  uint32_t scratch = 0;
+  while (first > 0 && last - first < most && !probed_[first - 1]) {
+    const uint32_t more = static_cast<uint32_t>(positions_of(first - 1).size());
+    if (runs + 1 + more > log_room || scratch + more > scratch_room) break;
+    runs += 1 + more;
+    scratch += more;
+    --first;
+  }
+  const uint32_t n = last - first;
+  for (uint32_t k = 0; k < n; ++k) {
+    for (const uint32_t p : positions_of(first + k)) {
+      copies.input.push_back(k);
       copies.range.push_back({p, p + 1});
-      copies.data.push_back(ProbeCopy(inputs_[first + n], p));
+      copies.data.push_back(ProbeCopy(inputs_[first + k], p));
     }
-    ++n;
   }
   for (uint32_t j = 0; j < copies.size(); ++j) {
     WriteCorpusEntry(corpus_capacity_ + j, ScratchOffset(j), copies.data[j]);
   }
   probe_passes_ += n;
   return n;
+}
+
+bool GpuExecutor::MarkProbed(uint32_t first, uint32_t n) {
+  if (probed_.size() < first + n) probed_.resize(first + n, false);
+  for (uint32_t k = first; k < first + n; ++k) {
+    if (probed_[k]) return false;
+  }
+  for (uint32_t k = first; k < first + n; ++k) probed_[k] = true;
+  probed_inputs_ += n;
+  return true;
 }
 
 void GpuExecutor::KeepCopyFinds(std::vector<Find>& from, uint32_t first,
@@ -1337,16 +1357,16 @@ absl::Status GpuExecutor::LogNewInputs(std::vector<Find>& resized,
   const bool room = std::min(ring_slots_, groups_) >= 2;
   if (!logged_any && room && probed_inputs_ < logged_inputs_) {
     ColorCopies copies;
+    uint32_t first = 0;
     const uint32_t n = PlanProbeCopies(kProbedInputsPerFlight, log_capacity_,
-                                       scratch_entries_, copies);
+                                       scratch_entries_, copies, first);
     if (n == 0) return absl::OkStatus();
-    const uint32_t first = probed_inputs_;
     if (absl::Status s = LogWithCopies(first, n, copies, result, span);
         !s.ok()) {
       return s;
     }
     DeriveLinearFromLogs(first, n, copies, resized);
-    probed_inputs_ = first + n;
+    MarkProbed(first, n);
   }
   return absl::OkStatus();
 }

@@ -613,16 +613,24 @@ class GpuExecutor final : public Executor, public Steerable {
   // `copies` and writes them to their scratch entries.
   uint32_t PlanColorCopies(uint32_t first, uint32_t most, uint32_t log_room,
                            uint32_t scratch_room, ColorCopies& copies);
-  // The probe pass next (fuzz/gpu/linear_to_state.h): how many of the
-  // logged inputs from probed_inputs_ on (at most `most`) are logged again
-  // beside their probe copies, within `log_room` compare-log entries and
-  // `scratch_room` scratch entries; fills `copies` and writes them to their
-  // scratch entries. Skips (marks probed) the inputs at probed_inputs_ that
-  // have no probes. Probes come after the inputs' own logs and never in
-  // their dispatch: they feed trials only, and the candidates and first
+  // The probe pass next (fuzz/gpu/linear_to_state.h): the newest logged
+  // input without its pass, and the ones without it just before it (at
+  // most `most` in all), are logged again beside their probe copies,
+  // within `log_room` compare-log entries and `scratch_room` scratch
+  // entries. Sets `first` (the oldest of them), fills `copies` and writes
+  // them to their scratch entries; returns how many (0: none waits).
+  // Newest first: a find's pass comes before those of the inputs it grew
+  // from, so a chain of finds (a record's checksum, then its type) is
+  // followed as fast as it goes. Marks probed the newer inputs passed over
+  // that have no probes. Probes come after the inputs' own logs and never
+  // in their dispatch: they feed trials only, and the candidates and first
   // mutants of a burst of new inputs must not wait for them.
   uint32_t PlanProbeCopies(uint32_t most, uint32_t log_room,
-                           uint32_t scratch_room, ColorCopies& copies);
+                           uint32_t scratch_room, ColorCopies& copies,
+                           uint32_t& first);
+  // Marks inputs [first, first + n) probed and returns true, unless one of
+  // them was already (a pass planned twice): then marks none.
+  bool MarkProbed(uint32_t first, uint32_t n);
   // The finds of compare-log runs (`from`) that `copies` gives: a colored
   // copy's fault or new coverage, as found by input first + input[j]'s
   // compare-log run (its other finds are corpus inputs again).
@@ -826,8 +834,9 @@ class GpuExecutor final : public Executor, public Steerable {
   uint32_t log_capacity_ = 0;
   bool colorize_ = true;
   uint32_t logged_inputs_ = 0;
-  // Corpus inputs [0, probed_inputs_) had their probe pass (or need none);
-  // probed_inputs_ <= logged_inputs_.
+  // Per logged input: whether it had its probe pass (or needs none), and
+  // how many did. Passes go newest input first (PlanProbeCopies).
+  std::vector<bool> probed_;
   uint32_t probed_inputs_ = 0;
   // Per logged input: whether its probe pass is wanted (LinearProbeWanted);
   // inputs past its end are.

@@ -396,17 +396,18 @@ absl::StatusOr<std::vector<WorkItem>> GpuExecutor::PlanServiceRuns(
     const uint64_t trial_slots = (waiting + per_slot - 1) / per_slot;
     if (precise_anyway && room >= 2 + trial_slots) {
       const uint64_t runs = uint64_t{room - 1 - trial_slots} * per_slot;
+      uint32_t first = 0;
       const uint32_t n = PlanProbeCopies(
           own_flight ? kProbedInputsPerOwnFlight : kProbedInputsPerFlight,
           static_cast<uint32_t>(std::min<uint64_t>(log_capacity_, runs)),
           static_cast<uint32_t>(scratch_entries_ -
                                 std::min<uint64_t>(waiting, scratch_entries_)),
-          service_.copies);
+          service_.copies, first);
       if (n != 0) {
         service_.probe_pass = true;
-        service_.log_first = probed_inputs_;
+        service_.log_first = first;
         service_.log_count = n;
-        add_runs(RF_OP_CMPLOG, {probed_inputs_, n, 0});
+        add_runs(RF_OP_CMPLOG, {first, n, 0});
         add_runs(RF_OP_CMPLOG, {corpus_capacity_, service_.copies.size(), n});
       }
     }
@@ -496,12 +497,11 @@ absl::Status GpuExecutor::FinishServiceRuns(uint32_t parity,
   if (!tried)
     pending_trials_.PutBack(std::move(service.trials), service.urgent);
   if (service.probe_pass) {
-    if (logged && service.log_first == probed_inputs_) {
+    if (logged && MarkProbed(service.log_first, service.log_count)) {
       std::vector<Find> trials;
       DeriveLinearFromLogs(service.log_first, service.log_count, service.copies,
                            trials);
       for (Find& trial : trials) pending_trials_.AddTrial(std::move(trial));
-      probed_inputs_ = service.log_first + service.log_count;
     }
     return absl::OkStatus();
   }

@@ -13,7 +13,9 @@
 // difference of its operands moves when that byte moves by one: its
 // weight. Taking the difference as linear in the probed bytes, the bytes
 // that make it zero (or +/-1, for an ordering) are solved for, largest
-// weight first, within 0..255 each; each solution is one input to try.
+// weight first, within 0..255 each; each solution is one input to try, and
+// so is each solution with the equalities it broke (a record's checksum)
+// restored in other bytes.
 // Where the difference is not linear (a CRC, a product of bytes), the
 // trial just fails.
 #ifndef RINGFUZZ_FUZZ_GPU_LINEAR_TO_STATE_H_
@@ -60,14 +62,26 @@ struct ProbeRun {
 };
 
 // The inputs to try for `input`, whose own run made `made` comparisons and
-// stored `log`, from its probes' runs: for each comparison of the log in
-// order whose operands differ and whose difference moved in some probe
-// that kept the path, the input with the probed bytes set so that the
-// difference becomes 0, then +1 and -1 (where the weights allow). Not for
-// an operand that is 1, 2 or 4 bytes of the input as they stand (weights
-// 1, 256, ... in either byte order, and the operand equal to those bytes):
-// input-to-state writes those. At most `max_inputs`, distinct, none equal
-// to `input`.
+// stored `log`, from its probes' runs: for each comparison of the log (those
+// whose operands differ first, the last of them first; then those whose
+// operands are equal, in order) whose difference moved in some probe that took
+// the input's whole path, the input with the probed bytes set so that the
+// difference becomes 0, then +1 and -1 (where the weights allow); among bytes
+// of equal weight, those that feed fewer of the log's comparisons first. Each
+// such input is followed by one that also keeps the log's earlier equalities:
+// where the bytes set move an earlier comparison whose operands were equal (a
+// checksum over a record's type byte), other bytes that it reads are set so
+// that it stays equal (modulo 256 between byte operands, as an 8-bit sum
+// wraps), by the weights of the probes that took the path up to it at least (a
+// probe that broke the checksum left the path there). Where the operand that
+// moves is 1, 2 or 4 bytes of the input as they stand (weights 1, 256, ... in
+// either byte order, and the operand equal to those bytes), input-to-state
+// writes it already: then only the input that keeps an equality is tried. Also,
+// where a byte operand of a comparison whose operands differ stands in the
+// input at a byte that an earlier equality reads (whose probe broke that
+// equality and so never reached the comparison: a record's type, checked after
+// its checksum), the input with the other operand written there and the
+// equality kept. At most `max_inputs`, distinct, none equal to `input`.
 std::vector<std::vector<uint8_t>> DeriveLinearToState(
     absl::Span<const uint8_t> input, absl::Span<const CompareRecord> log,
     uint32_t made, absl::Span<const ProbeRun> probes, size_t max_inputs);

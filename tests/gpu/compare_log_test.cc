@@ -65,5 +65,38 @@ TEST(CompareLogTest, AShortBufferReadsNothing) {
   EXPECT_TRUE(records.empty());
 }
 
+// Records at sites `sites`, operands 0.
+std::vector<CompareRecord> AtSites(const std::vector<uint32_t>& sites) {
+  std::vector<CompareRecord> out;
+  for (const uint32_t s : sites) out.push_back({s, 0, 0});
+  return out;
+}
+
+TEST(CompareLogTest, ARunSharesThePathUpToWhereItsSitesDiffer) {
+  const std::vector<CompareRecord> log = AtSites({1, 2, 3, 4, 5});
+  // The same path: all of it.
+  EXPECT_EQ(SharedPathPrefix(log, 5, AtSites({1, 2, 3, 4, 5}), 5), 5u);
+  // Left after its fourth comparison (the one whose outcome it flipped).
+  EXPECT_EQ(SharedPathPrefix(log, 5, AtSites({1, 2, 3, 4}), 4), 4u);
+  EXPECT_EQ(SharedPathPrefix(log, 5, AtSites({1, 2, 9, 4, 5}), 5), 2u);
+  EXPECT_EQ(SharedPathPrefix(log, 5, AtSites({}), 0), 0u);
+}
+
+TEST(CompareLogTest, ACutLogSharesAtMostItsHead) {
+  // Runs that made more comparisons than a log stores keep their first
+  // RF_CMPLOG_HEAD and their last ones: where the runs made different
+  // numbers, only the first ones line up.
+  // Even records at the same sites, from runs that made different
+  // numbers, line up only in the head.
+  std::vector<CompareRecord> log;
+  ReadCompareLog(EntryOf(RF_CMPLOG_RECORDS + 10), log);
+  EXPECT_EQ(SharedPathPrefix(log, RF_CMPLOG_RECORDS + 10, log,
+                             RF_CMPLOG_RECORDS + 11),
+            RF_CMPLOG_HEAD);
+  EXPECT_EQ(SharedPathPrefix(log, RF_CMPLOG_RECORDS + 10, log,
+                             RF_CMPLOG_RECORDS + 10),
+            RF_CMPLOG_RECORDS);
+}
+
 }  // namespace
 }  // namespace ringfuzz

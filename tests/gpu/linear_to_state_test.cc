@@ -18,6 +18,7 @@
 namespace ringfuzz {
 namespace {
 
+using ::testing::Contains;
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
 
@@ -135,6 +136,59 @@ TEST(LinearToStateTest, ASumComparedWithAStoredByteMovesBothOperands) {
             1u);
 }
 
+// A record as record_checksum.fz parses it: type, length n (1..16), n
+// payload bytes, then a byte equal to the 8-bit sum of type, n and
+// payload; the record is accepted only with type `want_type`. The log
+// holds the length checks, the checksum, then the type check, as the
+// target makes them.
+std::vector<CompareRecord> Record(const Bytes& in, uint32_t want_type) {
+  const uint32_t type = in[0], n = in[1];
+  std::vector<CompareRecord> log = {{1, n, 0}, {2, n, 16}};
+  if (n == 0 || n > 16 || 3u + n > in.size()) return log;
+  log.push_back({3, 3u + n, static_cast<uint32_t>(in.size())});
+  uint32_t sum = type + n;
+  for (uint32_t i = 0; i < n; ++i) sum += in[2 + i];
+  log.push_back({4, sum & 0xFFu, in[2 + n]});
+  if ((sum & 0xFFu) != in[2 + n]) return log;
+  log.push_back({5, type, want_type});
+  return log;
+}
+bool RecordValid(const Bytes& in, uint32_t want_type) {
+  const std::vector<CompareRecord> log = Record(in, want_type);
+  return log.size() == 5 && log.back().a == log.back().b;
+}
+
+TEST(LinearToStateTest, WritingACheckedByteKeepsTheChecksumOverIt) {
+  // A valid record of type 13 where type 2 is wanted: writing 2 alone
+  // breaks the checksum (input-to-state's patch); the kept trial moves a
+  // payload or the checksum byte too, and leaves the length alone.
+  const Model model = [](const Bytes& in) { return Record(in, 2); };
+  const Bytes input = {13, 3, 0x40, 0x41, 0x42, 13 + 3 + 0x40 + 0x41 + 0x42};
+  ASSERT_TRUE(RecordValid(input, 13));
+  const Trials trials = Derive(model, input);
+  ASSERT_EQ(Solving(trials, [](const Bytes& t) { return RecordValid(t, 2); }),
+            1u);
+  for (const Bytes& t : trials) {
+    if (RecordValid(t, 2)) EXPECT_EQ(t[1], 3) << "the length byte moved";
+  }
+  // Writing the type alone is input-to-state's patch, not tried here.
+  for (const Bytes& t : trials) {
+    EXPECT_FALSE(t[0] == 2 && t[5] == input[5] && t[2] == input[2] &&
+                 t[3] == input[3] && t[4] == input[4]);
+  }
+}
+
+TEST(LinearToStateTest, AKeptEightBitChecksumMayWrap) {
+  // The sum 0xFE + 1 + 0x01 wraps to 0x00; writing type 2 over 0xFE moves
+  // it by -252, which only a move of +4 (modulo 256) in one byte undoes.
+  const Model model = [](const Bytes& in) { return Record(in, 2); };
+  const Bytes input = {0xFE, 1, 0x01, 0x00};
+  ASSERT_TRUE(RecordValid(input, 0xFE));
+  const Trials trials = Derive(model, input);
+  EXPECT_EQ(Solving(trials, [](const Bytes& t) { return RecordValid(t, 2); }),
+            1u);
+}
+
 TEST(LinearToStateTest, ProbesThatLeaveThePathSayNothing) {
   // Byte 0 selects which comparison runs: its probe takes another path, so
   // byte 0 is never solved for, though the compared value moves with it.
@@ -186,10 +240,29 @@ TEST(LinearToStateTest, BytesComparedAsTheyStandAreLeftToInputToState) {
     EXPECT_EQ(t[1], 0);
     EXPECT_EQ(t[2], 0);
   }
-  EXPECT_EQ(trials[0], (Bytes{0, 0, 0, 13, 0, 0}));
+  EXPECT_THAT(trials, Contains(Bytes{0, 0, 0, 13, 0, 0}));
   EXPECT_EQ(
       Solving(trials, [](const Bytes& t) { return t[4] + 2u * t[5] == 300u; }),
       1u);
+}
+
+TEST(LinearToStateTest, TheComparisonWhereTheRunStoppedIsSolvedFirst) {
+  // A run passes a loop whose bound is byte 0 plus 3 (its counter unequal
+  // to the bound but at the exit) and stops at the last comparison: with
+  // room for one trial, that trial solves the last comparison, not a
+  // shorter loop.
+  const Model model = [](const Bytes& in) {
+    std::vector<CompareRecord> log;
+    for (uint32_t i = 0; i <= 3u + in[0]; ++i) {
+      log.push_back({1, i, 3u + in[0]});
+    }
+    log.push_back({2, in[1] + 2u * in[2], 90});
+    return log;
+  };
+  ASSERT_FALSE(Derive(model, Bytes{2, 0, 0}, 16).empty());
+  const Trials trials = Derive(model, Bytes{2, 0, 0}, /*max_inputs=*/1);
+  ASSERT_EQ(trials.size(), 1u);
+  EXPECT_EQ(trials[0][1] + 2u * trials[0][2], 90u);
 }
 
 TEST(LinearToStateTest, TrialsAreCappedDistinctAndNeverTheInput) {
@@ -238,6 +311,57 @@ TEST(LinearToStateTest, TheExecutorTriesTheSolutionsOfTheInputsOwnLog) {
   EXPECT_EQ(executor->probes_skipped(), 0u);
   EXPECT_EQ(executor->validation_messages(), 0u)
       << executor->last_validation_message();
+}
+
+// typed_record.fz crashes on a record of type 2 whose checksum holds. From
+// a valid record of type 13, the input's own probe pass gives the
+// checksum's weights (its probes break the checksum and leave the path
+// there), and the trial writes 2 and keeps the checksum in another byte.
+TEST(LinearToStateTest, TheExecutorKeepsAChecksumWhereItWritesAType) {
+  auto executor =
+      gpu_test::MakeExecutor(gpu_test::CpuOptions("typed_record.fz", 64));
+  ASSERT_NE(executor, nullptr);
+  const Bytes input = {13, 3, 0x40, 0x41, 0x42, 13 + 3 + 0x40 + 0x41 + 0x42};
+  ASSERT_TRUE(executor->AddInput(input).ok());
+  std::vector<Bytes> crashes;
+  for (uint64_t seed : {1, 2}) {
+    absl::StatusOr<BatchResult> r =
+        executor->RunBatch(gpu_test::Work(RF_OP_HAVOC, 1, 16), seed);
+    ASSERT_TRUE(r.ok()) << r.status();
+    for (const Find& f : r->finds) {
+      if (f.kind != Find::Kind::kCrash || !f.host_trial) continue;
+      EXPECT_EQ(f.code, 5u);
+      EXPECT_EQ(f.mutations, std::vector<uint32_t>{RF_MUT_CMP});
+      crashes.push_back(f.data);
+    }
+  }
+  ASSERT_EQ(crashes.size(), 1u);
+  // The model's reading of the crash: type 2, the checksum valid.
+  EXPECT_TRUE(RecordValid(crashes[0], 2));
+  EXPECT_EQ(executor->validation_messages(), 0u)
+      << executor->last_validation_message();
+}
+
+// Probe passes go newest input first: with two inputs logged, the pass
+// after the logs is the second one's, and its trial is the first crash.
+TEST(LinearToStateTest, TheNewestInputIsProbedFirst) {
+  auto executor = gpu_test::MakeExecutor(gpu_test::CpuOptions("linear.fz", 64));
+  ASSERT_NE(executor, nullptr);
+  ASSERT_TRUE(executor->AddInput(gpu_test::Str("ZZZZZZZZ")).ok());
+  ASSERT_TRUE(executor->AddInput(gpu_test::Str("ABCDEFGH")).ok());
+  std::vector<uint32_t> parents;
+  for (uint64_t seed : {1, 2, 3}) {
+    absl::StatusOr<BatchResult> r =
+        executor->RunBatch(gpu_test::Work(RF_OP_HAVOC, 1, 16), seed);
+    ASSERT_TRUE(r.ok()) << r.status();
+    EXPECT_EQ(executor->probed_inputs(), seed - 1);
+    for (const Find& f : r->finds) {
+      if (f.kind == Find::Kind::kCrash && f.host_trial) {
+        parents.push_back(f.parent);
+      }
+    }
+  }
+  EXPECT_THAT(parents, ElementsAre(1u, 0u));
 }
 
 // colored_field.fz reads a 16-bit field as it stands in the input: its
