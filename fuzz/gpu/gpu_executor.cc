@@ -1249,28 +1249,32 @@ uint32_t GpuExecutor::PlanProbeCopies(uint32_t most, uint32_t log_room,
                ? LinearProbePositions(inputs_[index].size())
                : std::vector<uint32_t>();
   };
-  if (probed_.size() < logged_inputs_) probed_.resize(logged_inputs_, false);
+  for (; probe_queued_ < logged_inputs_; ++probe_queued_) {
+    probe_waiting_.push_back(probe_queued_);
+  }
   // The newest input that waits for a pass; newer ones without probes
   // need none.
-  uint32_t last = logged_inputs_;
-  while (last > 0 && (probed_[last - 1] || positions_of(last - 1).empty())) {
-    --last;
-    if (!probed_[last]) {
-      if (colorize_ && !wanted(last)) ++probes_skipped_;
-      MarkProbed(last, 1);
-    }
+  while (!probe_waiting_.empty() &&
+         positions_of(probe_waiting_.back()).empty()) {
+    const uint32_t index = probe_waiting_.back();
+    probe_waiting_.pop_back();
+    if (colorize_ && !wanted(index)) ++probes_skipped_;
+    MarkProbed(index, 1);
   }
+  if (probe_waiting_.empty()) return 0;
+  const uint32_t last = probe_waiting_.back() + 1;
   first = last;
-  if (last == 0) return 0;
   // Older ones just before it, while they wait too and there is room.
   uint32_t runs = 0;
   uint32_t scratch = 0;
-  while (first > 0 && last - first < most && !probed_[first - 1]) {
+  while (!probe_waiting_.empty() && probe_waiting_.back() + 1 == first &&
+         last - first < most) {
     const uint32_t more = static_cast<uint32_t>(positions_of(first - 1).size());
     if (runs + 1 + more > log_room || scratch + more > scratch_room) break;
     runs += 1 + more;
     scratch += more;
     --first;
+    probe_waiting_.pop_back();
   }
   const uint32_t n = last - first;
   for (uint32_t k = 0; k < n; ++k) {
@@ -1285,6 +1289,14 @@ uint32_t GpuExecutor::PlanProbeCopies(uint32_t most, uint32_t log_room,
   }
   probe_passes_ += n;
   return n;
+}
+
+void GpuExecutor::PutBackProbes(uint32_t first, uint32_t n) {
+  const auto at =
+      std::lower_bound(probe_waiting_.begin(), probe_waiting_.end(), first);
+  std::vector<uint32_t> block(n);
+  for (uint32_t k = 0; k < n; ++k) block[k] = first + k;
+  probe_waiting_.insert(at, block.begin(), block.end());
 }
 
 bool GpuExecutor::MarkProbed(uint32_t first, uint32_t n) {
@@ -1363,6 +1375,7 @@ absl::Status GpuExecutor::LogNewInputs(std::vector<Find>& resized,
     if (n == 0) return absl::OkStatus();
     if (absl::Status s = LogWithCopies(first, n, copies, result, span);
         !s.ok()) {
+      PutBackProbes(first, n);
       return s;
     }
     DeriveLinearFromLogs(first, n, copies, resized);

@@ -628,6 +628,9 @@ class GpuExecutor final : public Executor, public Steerable {
   uint32_t PlanProbeCopies(uint32_t most, uint32_t log_room,
                            uint32_t scratch_room, ColorCopies& copies,
                            uint32_t& first);
+  // Returns inputs [first, first + n), planned by PlanProbeCopies but not
+  // logged (their flight stopped early), to those that wait for a pass.
+  void PutBackProbes(uint32_t first, uint32_t n);
   // Marks inputs [first, first + n) probed and returns true, unless one of
   // them was already (a pass planned twice): then marks none.
   bool MarkProbed(uint32_t first, uint32_t n);
@@ -838,6 +841,11 @@ class GpuExecutor final : public Executor, public Steerable {
   // how many did. Passes go newest input first (PlanProbeCopies).
   std::vector<bool> probed_;
   uint32_t probed_inputs_ = 0;
+  // Logged inputs [0, probe_queued_) have been queued; of them, those that
+  // wait for a pass not yet planned, ascending (PlanProbeCopies takes
+  // from the back: one step per input, however many are probed).
+  std::vector<uint32_t> probe_waiting_;
+  uint32_t probe_queued_ = 0;
   // Per logged input: whether its probe pass is wanted (LinearProbeWanted);
   // inputs past its end are.
   std::vector<bool> probe_wanted_;

@@ -364,6 +364,37 @@ TEST(LinearToStateTest, TheNewestInputIsProbedFirst) {
   EXPECT_THAT(parents, ElementsAre(1u, 0u));
 }
 
+// An input that arrives while older ones wait goes first, and the older
+// ones still get their passes after it, each input's once: passes skip
+// over the inputs already probed.
+TEST(LinearToStateTest, OlderInputsStillWaitingArePassedAfterANewOne) {
+  auto executor = gpu_test::MakeExecutor(gpu_test::CpuOptions("linear.fz", 64));
+  ASSERT_NE(executor, nullptr);
+  ASSERT_TRUE(executor->AddInput(gpu_test::Str("ZZZZZZZZ")).ok());
+  ASSERT_TRUE(executor->AddInput(gpu_test::Str("ABCDEFGH")).ok());
+  std::vector<uint32_t> parents;
+  auto run = [&](uint64_t seed) {
+    absl::StatusOr<BatchResult> r =
+        executor->RunBatch(gpu_test::Work(RF_OP_HAVOC, 1, 16), seed);
+    ASSERT_TRUE(r.ok()) << r.status();
+    for (const Find& f : r->finds) {
+      if (f.kind == Find::Kind::kCrash && f.host_trial) {
+        parents.push_back(f.parent);
+      }
+    }
+  };
+  run(1);  // logs inputs 0 and 1
+  run(2);  // probes input 1
+  ASSERT_EQ(executor->probed_inputs(), 1u);
+  ASSERT_TRUE(executor->AddInput(gpu_test::Str("abcdefgh")).ok());
+  for (uint64_t seed = 3; seed < 8; ++seed) run(seed);
+  EXPECT_THAT(parents, ElementsAre(1u, 2u, 0u));
+  EXPECT_EQ(executor->probed_inputs(), 3u);
+  EXPECT_EQ(executor->probe_passes(), 3u);
+  EXPECT_EQ(executor->validation_messages(), 0u)
+      << executor->last_validation_message();
+}
+
 // colored_field.fz reads a 16-bit field as it stands in the input: its
 // colored copies find every changed operand, so the input needs no probe
 // pass (its 17 logged runs would tell nothing input-to-state does not).
