@@ -90,4 +90,7 @@ uint rf_new_bits;          // coverage bits this execution set first
 uint rf_first_new;
 uint rf_site;              // written by instrumentation: site << 16 | hash16
 uint rf_exec_steps;        // target loop iterations of this execution
+// The loop iterations an execution may run: rf_pc.exec_steps, or a slot's
+// mutant loop budget below it (RF_ARG_STACK).
+uint rf_exec_limit;
 uint rf_steps;             // all loop iterations of this invocation

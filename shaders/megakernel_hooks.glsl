@@ -20,16 +20,18 @@ void rf_feature(uint feature) {
 }
 
 // Instrumentation hook in every target loop header. Returns false once the
-// execution has used its loop budget; the instrumented header then leaves
-// the loop, and the execution is reported as a timeout. (rf_loop_id, the
-// loop's index, is stored by the instrumentation before each call.)
+// execution has used its loop budget (rf_exec_limit); the instrumented
+// header then leaves the loop, and the execution is reported as a timeout,
+// or, below rf_pc.exec_steps, cut (RF_FIND_CUT). (rf_loop_id, the loop's
+// index, is stored by the instrumentation before each call.)
 uint rf_loop_id;
 
 bool rf_loop_hook() {
   rf_exec_steps += 1u;
-  if (rf_exec_steps <= rf_pc.exec_steps) return true;
+  if (rf_exec_steps <= rf_exec_limit) return true;
   if (rf_no_fault()) {
-    rf_fault_kind = RF_FIND_TIMEOUT;
+    rf_fault_kind =
+        rf_exec_limit < rf_pc.exec_steps ? RF_FIND_CUT : RF_FIND_TIMEOUT;
     rf_fault_site = rf_loc;
   }
   return false;

@@ -18,6 +18,7 @@ shared uint rf_sh_out_of_budget;
 shared uint rf_sh_resumed;  // the slot was claimed from REQUEUE
 shared uint rf_sh_requeue;  // a lane ran out of loop budget with work left
 shared uint rf_sh_reduced;  // the shortest RF_FIND_REDUCE length queued
+shared uint rf_sh_cuts;     // mutants the slot's loop budget cut
 
 // Set by rf_claim: the status the claimed slot had (PUBLISHED or REQUEUE).
 uint rf_claimed_from;
@@ -35,6 +36,9 @@ uint rf_tail_word(uint slot, uint word) {
 // slot resumes where each lane stopped.
 uint rf_progress_word(uint slot, uint lane) { return rf_tail_word(slot, lane); }
 
+// Whether the last rf_execute was cut by the slot's mutant loop budget.
+bool rf_cut;
+
 // Runs the target once on rf_in[0, len).
 void rf_execute(uint len) {
   rf_coverage_reset();
@@ -50,6 +54,9 @@ void rf_execute(uint len) {
   rf_oob_where = 0u;
   rf_oob_index = 0u;
   fz_target(len);
+  // A cut execution is no fault: its coverage so far is judged as any.
+  rf_cut = rf_fault_kind == RF_FIND_CUT;
+  if (rf_cut) rf_fault_kind = 0u;
   // Overread: the input's length; timeout: the loop iterations it ran (the
   // budget + 1); crash: 0.
   rf_fault_aux = rf_fault_kind == RF_FIND_OVERREAD ? rf_len
@@ -215,10 +222,18 @@ void rf_run_slot(uint slot, uint lane) {
   uint count = rf_ring[args + RF_ARG_COUNT];
   uint seed = rf_ring[args + RF_ARG_SEED];
   uint partner = rf_ring[args + RF_ARG_PARTNER];
-  uint stack = max(rf_ring[args + RF_ARG_STACK], 1u);
+  uint stack_word = rf_ring[args + RF_ARG_STACK];
+  uint stack = max(stack_word & RF_STACK_MASK, 1u);
   bool log = opcode == RF_OP_CMPLOG;
   // Mutant m of a CALIBRATE or CMPLOG slot is input parent + m, unmutated.
   bool calibrate = opcode == RF_OP_CALIBRATE || log;
+  rf_exec_limit = rf_pc.exec_steps;
+#ifdef RF_COVERAGE_SIGNATURE
+  uint mutant_budget = stack_word >> RF_STACK_BUDGET_SHIFT;
+  if (!calibrate && opcode != RF_OP_REPLAY && mutant_budget != 0u) {
+    rf_exec_limit = min(mutant_budget, rf_pc.exec_steps);
+  }
+#endif
   bool replay = opcode == RF_OP_REPLAY || calibrate ||
                 (rf_pc.flags & RF_PUSH_REPORT_ALL) != 0u;
   // A compare-log slot logs every input even after a fault (of a colored
@@ -232,6 +247,7 @@ void rf_run_slot(uint slot, uint lane) {
   bool reported_fault = false;
   uint pushed = 0u;
   uint steps = 0u;  // target loop iterations of this lane's executions
+  uint cuts = 0u;   // executions the mutant loop budget cut
   bool stop = false;
   // Mutants come in chains of `stack` (libFuzzer's mutation depth): the
   // first of a chain is the parent with one mutation of the slot's work kind,
@@ -277,7 +293,7 @@ void rf_run_slot(uint slot, uint lane) {
     uint source = parent;
     for (uint r = 0u; r < RF_ROUND_MUTANTS && m < count; ++r) {
       rf_steps += 1u;
-      if (rf_steps + rf_pc.mutation_bound + rf_pc.exec_steps + RF_MAX_WORDS +
+      if (rf_steps + rf_pc.mutation_bound + rf_exec_limit + RF_MAX_WORDS +
               RF_DEFERRED_STEPS >
           rf_pc.step_budget) {
         rf_sh_out_of_budget = 1u;
@@ -333,6 +349,7 @@ void rf_run_slot(uint slot, uint lane) {
       if (log) rf_cmplog[rf_cmp_log] = rf_cmp_logged;
 #endif
       execs += 1u;
+      cuts += rf_cut ? 1u : 0u;
       steps = min(steps, 0xFFFFFFFFu - rf_exec_steps) + rf_exec_steps;
 #ifdef RF_COVERAGE_SIGNATURE
       // An unseen signature is a candidate (looked up with a plain load;
@@ -433,6 +450,7 @@ void rf_run_slot(uint slot, uint lane) {
   atomicAdd(rf_sh_execs, execs);
   atomicAdd(rf_sh_finds, pushed);
   atomicAdd(rf_sh_steps, min(steps, 0xFFFFFFFFu / RF_LOCAL_SIZE));
+  if (cuts != 0u) atomicAdd(rf_sh_cuts, cuts);
   // Where this lane stopped: the slot is requeued (not DONE) when a lane
   // ran out of loop budget before its last mutant, and resumes from here.
   rf_ring[rf_progress_word(slot, lane)] = m;
@@ -451,7 +469,11 @@ void rf_complete_slot(uint slot) {
       (resumed ? rf_ring[args + RF_ARG_FINDS] : 0u) + rf_sh_finds;
   rf_ring[args + RF_ARG_STEPS] =
       (resumed ? rf_ring[args + RF_ARG_STEPS] : 0u) + rf_sh_steps;
-  rf_ring[args + RF_ARG_FAULT_CODE] = rf_sh_fault_code;
+  // A slot that is not FAULT counts its cut mutants there instead.
+  rf_ring[args + RF_ARG_FAULT_CODE] =
+      rf_sh_fault != 0u ? rf_sh_fault_code
+                        : (resumed ? rf_ring[args + RF_ARG_FAULT_CODE] : 0u) +
+                              rf_sh_cuts;
   rf_ring[args + RF_ARG_FAULT_AUX] = rf_sh_fault_aux;
   atomicAdd(rf_ctrl[RF_RES_EXECS], rf_sh_execs);
   uint opcode = rf_ring[base + RF_SLOT_OPCODE];
@@ -471,6 +493,7 @@ void main() {
   uint lane = gl_LocalInvocationID.x;
   rf_steps = 0u;
   rf_site = 0u;
+  rf_exec_limit = rf_pc.exec_steps;
   if (lane == 0u) rf_sh_out_of_budget = 0u;
   // Keeps the instrumentation hooks in the module; never true at run time
   // (the host never sends an all-ones seed with an all-ones step budget).
@@ -494,6 +517,7 @@ void main() {
       rf_sh_execs = 0u;
       rf_sh_finds = 0u;
       rf_sh_steps = 0u;
+      rf_sh_cuts = 0u;
       rf_sh_fault = 0u;
       rf_sh_fault_code = 0u;
       rf_sh_fault_aux = 0u;

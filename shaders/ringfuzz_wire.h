@@ -132,12 +132,22 @@
 #define RF_ARG_COUNT 3u        // mutants requested (executions)
 #define RF_ARG_SEED 4u         // per-slot RNG seed
 #define RF_ARG_PARTNER 5u      // splice partner; CMPLOG: first log entry
-#define RF_ARG_STACK 6u        // max stacked mutations per mutant (>= 1)
+#define RF_ARG_STACK 6u        // stack | mutant loop budget (see below)
 #define RF_ARG_EXECS 7u        // GPU: executions actually run
 #define RF_ARG_FINDS 8u        // GPU: find-queue entries pushed
 #define RF_ARG_STEPS 9u        // GPU: target loop iterations its executions ran
-#define RF_ARG_FAULT_CODE 10u  // GPU: first fault's code (slot is FAULT)
+#define RF_ARG_FAULT_CODE 10u  // GPU: first fault's code, or cuts (below)
 #define RF_ARG_FAULT_AUX 11u   // GPU: first fault's kind << 24 | lane
+// RF_ARG_STACK: bits 0..7 are the most stacked mutations per mutant (>= 1);
+// bits 8..31 the slot's mutant loop budget: in signature builds, a mutant
+// of a work kind that mutates (not REPLAY, CALIBRATE or CMPLOG) stops at
+// min(it, exec_steps) loop iterations, 0 meaning exec_steps. A mutant it
+// stops is cut, not a timeout: it reports no fault, its signature so far
+// may make it a candidate (whose precise re-run has the whole exec_steps),
+// and RF_ARG_FAULT_CODE of a slot that is not FAULT counts such mutants.
+#define RF_STACK_MASK 0xFFu
+#define RF_STACK_BUDGET_SHIFT 8u
+#define RF_STACK_BUDGET_MAX 0xFFFFFFu
 
 // ---------------------------------------------------------------------------
 // Result region (control words from RF_CTRL_RESULT_BASE).
@@ -262,6 +272,9 @@
 // execution signature and fewer bytes (the parent's reduction, libFuzzer's
 // REDUCE); NEW_BITS is 0.
 #define RF_FIND_REDUCE 7u
+// Never queued: the fault kind of an execution while its mutant loop budget
+// (RF_ARG_STACK) has cut it, so that nothing after the cut is reported.
+#define RF_FIND_CUT 15u
 
 // ---------------------------------------------------------------------------
 // Corpus buffer: RF_CORPUS_INDEX_WORDS(capacity) words of index, then data.

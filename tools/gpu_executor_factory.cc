@@ -38,6 +38,7 @@ absl::StatusOr<std::unique_ptr<Executor>> MakeGpuExecutor(Config& config,
   options.keep_going = config.keep_going;
   options.value_profile = config.use_value_profile;
   options.colorize = config.colorize;
+  options.cut_slow_mutants = config.cut_slow_mutants;
   options.overlap = AutoOffOn<GpuExecutorOptions::Overlap>(config.overlap);
   options.cut_rounds = config.cut_rounds && !config.reproducible;
   options.repeat_trials = config.repeat_trials == kRepeatTrialsOn;

@@ -90,6 +90,9 @@ struct ParentCost {
   // The device clock when the work item's first mutant started (see
   // Find::device_clock); 0 where unknown.
   uint64_t first_clock = 0;
+  // Executions its parent's mutant loop budget cut (GpuExecutor's
+  // MutantBudget); 0 where none did or the executor cuts none.
+  uint64_t cuts = 0;
 };
 
 // What one batch did.

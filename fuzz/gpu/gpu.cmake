@@ -29,6 +29,7 @@ add_library(ringfuzz_gpu STATIC
   ${CMAKE_CURRENT_LIST_DIR}/string_to_state.cc
   ${CMAKE_CURRENT_LIST_DIR}/target_diagnostics.cc
   ${CMAKE_CURRENT_LIST_DIR}/target_limits.cc
+  ${CMAKE_CURRENT_LIST_DIR}/mutant_budget.cc
   ${CMAKE_CURRENT_LIST_DIR}/trial_queue.cc
   ${CMAKE_CURRENT_LIST_DIR}/varint_to_state.cc)
 target_include_directories(ringfuzz_gpu PUBLIC ${CMAKE_SOURCE_DIR})

@@ -354,6 +354,12 @@ GpuExecutor::GpuExecutor(vk::Instance instance, vk::Device device,
     exec_steps_ = std::min(options.loop_budget, default_exec);  // the ceiling
   }
   replay_exec_steps_ = std::min(exec_steps_, default_exec);
+  if (options.cut_slow_mutants) {
+    mutant_budget_ = MutantBudget(
+        static_cast<uint32_t>(std::min<uint64_t>(
+            uint64_t{MutantBudget::kInputPasses} * max_len, UINT32_MAX)),
+        std::min<uint32_t>(exec_steps_, RF_STACK_BUDGET_MAX));
+  }
   shutdown_grace_ = options.shutdown_grace;
   if (exec_steps_ + reserve > step_budget_)
     step_budget_ = exec_steps_ + reserve;
@@ -828,10 +834,14 @@ void GpuExecutor::CollectCosts(uint32_t slot_count, BatchResult& result,
       continue;
     }
     const uint64_t raw = RawClaimClock(parity, s);
+    // A slot that is not FAULT counts its cut mutants in FAULT_CODE.
+    const uint32_t cuts =
+        slot[RF_SLOT_STATUS] == RF_STATUS_DONE ? args[RF_ARG_FAULT_CODE] : 0;
     result.costs.push_back(
         {args[RF_ARG_PARENT], args[RF_ARG_EXECS], args[RF_ARG_STEPS],
-         clock_fit_.Extend(
-             raw, result.device_start.value_or(absl::ZeroDuration()))});
+         clock_fit_.Extend(raw,
+                           result.device_start.value_or(absl::ZeroDuration())),
+         cuts});
   }
   // The batch's earliest claim anchors the device clock to its start (the
   // same anchor again for each later dispatch of a batch).
@@ -960,7 +970,11 @@ void GpuExecutor::PublishSlot(uint32_t s, const WorkItem& item, uint32_t seed,
   args[RF_ARG_COUNT] = item.count;
   args[RF_ARG_SEED] = seed;
   args[RF_ARG_PARTNER] = item.partner;
-  args[RF_ARG_STACK] = std::clamp<uint32_t>(item.stack, 1, kMaxStack);
+  // The shader applies the budget to mutating work kinds only.
+  const uint32_t budget =
+      item.parent < inputs_.size() ? mutant_budget_.For(item.parent) : 0;
+  args[RF_ARG_STACK] = std::clamp<uint32_t>(item.stack, 1, kMaxStack) |
+                       budget << RF_STACK_BUDGET_SHIFT;
 }
 
 absl::Status GpuExecutor::Calibrate(const std::vector<Find>& inputs,
@@ -1115,7 +1129,14 @@ absl::StatusOr<BatchResult> GpuExecutor::RunBatch(
   // the device clock at the work's first dispatch.
   AddInterval(log_span, result);
   result.device_time = device_time_ - device_before;
+  ObserveCosts(result);
   return result;
+}
+
+void GpuExecutor::ObserveCosts(const BatchResult& result) {
+  for (const ParentCost& cost : result.costs) {
+    mutant_budget_.Observe(cost.parent, cost.executions, cost.steps, cost.cuts);
+  }
 }
 
 // See PublishInputRuns.

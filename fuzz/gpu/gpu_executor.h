@@ -29,6 +29,7 @@
 #include "fuzz/gpu/gpu_memory.h"
 #include "fuzz/gpu/input_to_state.h"
 #include "fuzz/gpu/length_to_state.h"
+#include "fuzz/gpu/mutant_budget.h"
 #include "fuzz/gpu/trial_queue.h"
 #include "fuzz/steer/steerable.h"
 #include "runtime/buffer.h"
@@ -69,6 +70,10 @@ struct GpuExecutorOptions {
   // linear-to-state trials.
   bool colorize = true;
   bool keep_going = false;  // faults do not stop a batch (-keep_going)
+  // Signature builds cut a mutant that runs far more loop iterations than
+  // its parent's mutants do (MutantBudget): one slow mutant holds every
+  // lane of its subgroup. Off: every mutant has the whole exec_steps.
+  bool cut_slow_mutants = true;
   // How coverage is gathered during fuzzing batches (Execute and candidate
   // evaluation always use the precise build).
   enum class CoverageMode { kAuto, kPrecise, kSignature };
@@ -358,6 +363,12 @@ class GpuExecutor final : public Executor, public Steerable {
   // byte a probe could tell about (LinearProbeWanted).
   uint64_t probe_passes() const { return probe_passes_; }
   uint64_t probes_skipped() const { return probes_skipped_; }
+  // Mutants cut by their parent's loop budget (cut_slow_mutants), and the
+  // budget `parent`'s next mutants get (0: the whole exec_steps).
+  uint64_t mutant_cuts() const { return mutant_budget_.cuts(); }
+  uint32_t mutant_budget(uint32_t parent) const {
+    return mutant_budget_.For(parent);
+  }
   // Linear-to-state trials derived from probe passes so far.
   uint64_t linear_trials() const { return linear_trials_; }
   uint32_t exec_steps() const { return exec_steps_; }
@@ -578,6 +589,9 @@ class GpuExecutor final : public Executor, public Steerable {
   // corpus input (not a compare log or calibration), to `result.costs`,
   // with the tick of its first claim; anchors the device clock's rate to
   // the batch's start (result.clock_tick_ns).
+  // Feeds a finished batch's costs to the mutant loop budgets, once per
+  // batch (RunBatch, CollectBatch).
+  void ObserveCosts(const BatchResult& result);
   void CollectCosts(uint32_t slot_count, BatchResult& result,
                     uint32_t parity = 0);
   // Slots of the first `slot_count` of ring `parity` still PUBLISHED or
@@ -786,6 +800,9 @@ class GpuExecutor final : public Executor, public Steerable {
   // kPendingCombinationFlights flights' worth of candidates that only
   // recombine known hit-count classes wait (set up in Create).
   TrialQueue pending_trials_{0};
+  // Loop budgets of the signature build's mutants, per parent; observed
+  // from the costs of each batch once (ObserveCosts).
+  MutantBudget mutant_budget_{0, 0};
   // Seen-table bits (RF_RES_SEEN) of candidates dropped from
   // pending_trials_: the next flights un-mark them (AppendSeenClears), so
   // that a later execution with such a signature is a candidate again, as

@@ -176,6 +176,7 @@ absl::StatusOr<BatchResult> GpuExecutor::CollectBatch() {
   absl::StatusOr<BatchResult> result = std::move(finished_.front());
   finished_.pop_front();
   if (result.ok()) {
+    ObserveCosts(*result);
     result->quiesces = std::exchange(quiesces_, 0);
     result->quiesce_time = std::exchange(quiesce_time_, absl::ZeroDuration());
   }
@@ -620,7 +621,8 @@ std::vector<std::pair<std::string, uint64_t>> GpuExecutor::ExecutorStats()
   if (fast_ != nullptr) {
     stats = {{"signature_candidates_judged", candidates_evaluated_},
              {"signature_candidates_dropped", candidates_dropped()},
-             {"signature_candidates_unmarked", candidates_unmarked_}};
+             {"signature_candidates_unmarked", candidates_unmarked_},
+             {"mutants_cut", mutant_budget_.cuts()}};
   }
   stats.emplace_back("linear_probe_passes", probe_passes_);
   stats.emplace_back("linear_probes_skipped", probes_skipped_);
