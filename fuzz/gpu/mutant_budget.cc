@@ -10,10 +10,24 @@ void MutantBudget::Observe(uint32_t parent, uint64_t execs, uint64_t steps,
   if (execs == 0) return;
   if (parents_.size() <= parent) parents_.resize(uint64_t{parent} + 1);
   Parent& p = parents_[parent];
+  if (p.execs >= kHistory) {
+    p.execs /= 2;
+    p.steps /= 2;
+  }
   p.execs += execs;
   p.steps += steps;
-  // Doublings stop once the budget reaches the ceiling (For gives 0).
-  if (cuts * kCutShare > execs && For(parent) != 0) ++p.doublings;
+  p.window_execs += execs;
+  p.window_cuts += cuts;
+  if (p.window_execs >= kWindow) {
+    // Doublings stop once the budget reaches the ceiling (For gives 0).
+    if (p.window_cuts * kCutShare > p.window_execs) {
+      if (For(parent) != 0) ++p.doublings;
+    } else if (p.window_cuts == 0 && p.doublings != 0) {
+      --p.doublings;
+    }
+    p.window_execs = 0;
+    p.window_cuts = 0;
+  }
   cuts_ += cuts;
   executions_ += execs;
 }

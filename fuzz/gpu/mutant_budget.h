@@ -4,12 +4,14 @@
 // timeout, relative to normal runs; a GPU pays more, since one slow mutant
 // holds every lane of its subgroup).
 //
-// A parent's budget is the largest of `floor` (kLoopPassesPerInput passes
-// over the longest input: loops over an input are never cut) and
-// kSlowFactor times the mean loop iterations of its mutants so far, doubled
-// once for every slot of it whose cut share passed 1 / kCutShare (mutants
-// that go further than most are then common, not a tail). No budget (0:
-// the executor's whole exec_steps) before a parent has a measured slot, or
+// A parent's budget is the largest of `floor` (kInputPasses passes over
+// the longest input: loops over an input are never cut) and kSlowFactor
+// times the mean loop iterations of its mutants (the older half weighing
+// half once kHistory executions are behind it), doubled once for every
+// window of kWindow executions whose cut share passed 1 / kCutShare
+// (mutants that go further than most are then common, not a tail), and
+// halved again for every window without a cut. No budget (0: the
+// executor's whole exec_steps) before a parent has a measured slot, or
 // where the budget would reach `ceiling`.
 //
 // A cut mutant is not lost where it went somewhere new before the cut: its
@@ -30,6 +32,8 @@ class MutantBudget {
   // kLoopPassesPerInput of fuzz/cli.h for the whole loop budget).
   static constexpr uint32_t kInputPasses = 8;
   static constexpr uint64_t kCutShare = 64;
+  static constexpr uint64_t kWindow = 4096;
+  static constexpr uint64_t kHistory = 65536;
 
   MutantBudget(uint32_t floor, uint32_t ceiling)
       : floor_(floor), ceiling_(ceiling) {}
@@ -47,6 +51,8 @@ class MutantBudget {
   struct Parent {
     uint64_t execs = 0;
     uint64_t steps = 0;
+    uint64_t window_execs = 0;
+    uint64_t window_cuts = 0;
     uint32_t doublings = 0;
   };
   uint32_t floor_;
