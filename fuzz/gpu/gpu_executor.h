@@ -589,11 +589,11 @@ class GpuExecutor final : public Executor, public Steerable {
   // corpus input (not a compare log or calibration), to `result.costs`,
   // with the tick of its first claim; anchors the device clock's rate to
   // the batch's start (result.clock_tick_ns).
+  void CollectCosts(uint32_t slot_count, BatchResult& result,
+                    uint32_t parity = 0);
   // Feeds a finished batch's costs to the mutant loop budgets, once per
   // batch (RunBatch, CollectBatch).
   void ObserveCosts(const BatchResult& result);
-  void CollectCosts(uint32_t slot_count, BatchResult& result,
-                    uint32_t parity = 0);
   // Slots of the first `slot_count` of ring `parity` still PUBLISHED or
   // REQUEUE, and the executions they still had to run (one pass).
   struct PendingWork {
