@@ -6,6 +6,9 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "shaders/ringfuzz_wire.h"
@@ -210,6 +213,10 @@ TEST(GpuExecutorTest, BatchReportsWhatEachParentsMutantsCost) {
 // has) times each find and each work item's first mutant. Checked against
 // the device's timestamps: put on their timeline with the executor's tick
 // length, every find and every first mutant falls inside its own batch.
+// The clock's zero is unknown, so the check is that one offset puts all of
+// them inside (the interval of offsets each event allows, intersected over
+// all events, is not empty): a claim's delay after its batch's start
+// varies with the host's load, so no single event can serve as the zero.
 TEST(GpuExecutorTest, DeviceClockTimesFindsAndFirstMutantsInTheirBatches) {
   auto executor = MakeExecutor("many_paths.fz");
   ASSERT_NE(executor, nullptr);
@@ -217,6 +224,10 @@ TEST(GpuExecutorTest, DeviceClockTimesFindsAndFirstMutantsInTheirBatches) {
   std::vector<BatchResult> batches;
   size_t finds = 0;
   for (int b = 0; b < 4; ++b) {
+    // Idle gaps between the batches, longer than a batch: an event put
+    // into the wrong batch, or a tick length off by a tenth, leaves no
+    // offset that fits all.
+    if (b > 0) absl::SleepFor(absl::Milliseconds(10));
     absl::StatusOr<BatchResult> r =
         executor->RunBatch(HavocWork(8, 200, 2), 11 + b);
     ASSERT_TRUE(r.ok()) << r.status();
@@ -229,43 +240,46 @@ TEST(GpuExecutorTest, DeviceClockTimesFindsAndFirstMutantsInTheirBatches) {
   ASSERT_GT(finds, 0u);
   const double tick_ns = batches.back().clock_tick_ns;
   ASSERT_GT(tick_ns, 0);
-  // The last batch's first claim is at its start: it has no compare logs
-  // to run first (the first batch logs the seed input before its work).
-  const BatchResult& anchor = batches.back();
-  uint64_t first_tick = ~uint64_t{0};
-  for (const ParentCost& cost : anchor.costs) {
+  const absl::Duration origin = *batches.front().device_start;
+  uint64_t zero = ~uint64_t{0};
+  for (const ParentCost& cost : batches.front().costs) {
     ASSERT_NE(cost.first_clock, 0u);
-    first_tick = std::min(first_tick, cost.first_clock);
+    zero = std::min(zero, cost.first_clock);
   }
-  auto at = [&](uint64_t tick) {
-    const auto ticks = static_cast<int64_t>(tick - first_tick);
-    return *anchor.device_start +
-           absl::Nanoseconds(static_cast<double>(ticks) * tick_ns);
+  // An event at `tick` is at origin + offset + since(tick).
+  auto since = [&](uint64_t tick) {
+    return absl::Nanoseconds(
+        static_cast<double>(static_cast<int64_t>(tick - zero)) * tick_ns);
   };
+  absl::Duration lowest = -absl::InfiniteDuration();
+  absl::Duration highest = absl::InfiniteDuration();
+  std::string lowest_by, highest_by;
   for (size_t b = 0; b < batches.size(); ++b) {
     const BatchResult& r = batches[b];
-    // The tick length's error (a claim's delay over the anchors' span) and
-    // the claim delay itself.
+    // The tick length's error over the span from the first batch, and the
+    // granularity of the timestamps.
     const absl::Duration slack =
-        absl::Milliseconds(1) + (*anchor.device_end - *r.device_start) / 50;
-    auto inside = [&](uint64_t tick) {
-      return at(tick) >= *r.device_start - slack &&
-             at(tick) <= *r.device_end + slack;
+        absl::Microseconds(250) + (*r.device_end - origin) / 50;
+    auto allow = [&](uint64_t tick, const char* what) {
+      ASSERT_NE(tick, 0u) << "batch " << b << ": " << what << " untimed";
+      const absl::Duration low = *r.device_start - slack - origin - since(tick);
+      const absl::Duration high = *r.device_end + slack - origin - since(tick);
+      const std::string by = absl::StrCat("batch ", b, "'s ", what);
+      if (low > lowest) {
+        lowest = low;
+        lowest_by = by;
+      }
+      if (high < highest) {
+        highest = high;
+        highest_by = by;
+      }
     };
-    for (const ParentCost& cost : r.costs) {
-      EXPECT_TRUE(inside(cost.first_clock))
-          << "batch " << b << ": first mutant at "
-          << (at(cost.first_clock) - *r.device_start) << " after its start ("
-          << (*r.device_end - *r.device_start) << " long)";
-    }
-    for (const Find& find : r.finds) {
-      ASSERT_NE(find.device_clock, 0u);
-      EXPECT_TRUE(inside(find.device_clock))
-          << "batch " << b << ": find at "
-          << (at(find.device_clock) - *r.device_start) << " after its start ("
-          << (*r.device_end - *r.device_start) << " long)";
-    }
+    for (const ParentCost& cost : r.costs) allow(cost.first_clock, "mutant");
+    for (const Find& find : r.finds) allow(find.device_clock, "find");
   }
+  EXPECT_LE(lowest, highest)
+      << lowest_by << " needs an offset of at least " << lowest << ", "
+      << highest_by << " one of at most " << highest;
   EXPECT_EQ(executor->validation_messages(), 0u)
       << executor->last_validation_message();
 }
