@@ -142,7 +142,8 @@ int Engine::Fuzz(const std::vector<std::string>& dirs) {
     out_ << "INFO: -round_ms is ignored: -slot_execs=" << config_.slot_execs
          << " fixes the mutants per slot\n";
   }
-  Scheduler scheduler(seed_, have_dictionary_, executor_->compare_feedback());
+  Scheduler scheduler(seed_, have_dictionary_, executor_->compare_feedback(),
+                      config_.slowest_first);
   seed_entries_ = corpus_.size();
   if (absl::Status s = StartSteering(); !s.ok()) return Fail(s);
   std::optional<int> code = FuzzLoop(scheduler);

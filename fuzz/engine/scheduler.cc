@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -51,10 +52,12 @@ std::optional<std::vector<uint64_t>> TenantShares(
 
 }  // namespace
 
-Scheduler::Scheduler(uint64_t seed, bool use_dictionary, bool use_compares)
+Scheduler::Scheduler(uint64_t seed, bool use_dictionary, bool use_compares,
+                     bool slowest_first)
     : rng_(seed),
       use_dictionary_(use_dictionary),
-      use_compares_(use_compares) {}
+      use_compares_(use_compares),
+      slowest_first_(slowest_first) {}
 
 uint64_t Scheduler::Below(uint64_t n) { return rng_() % n; }
 
@@ -244,6 +247,10 @@ Batch Scheduler::NextBatch(const Corpus& corpus, const BatchBudget& budget,
 
   const uint64_t base = total / items, extra = total % items;
   batch.work.reserve(items);
+  // The cost of each item's parent, +inf where not measured (see the file
+  // comment: slowest first).
+  std::vector<double> item_cost;
+  item_cost.reserve(items);
   uint32_t in_group = 0;
   for (uint64_t i = 0; i < items; ++i) {
     size_t parent = parents[order[i]];
@@ -285,16 +292,27 @@ Batch Scheduler::NextBatch(const Corpus& corpus, const BatchBudget& budget,
       item.partner = 0;
     }
     batch.work.push_back(item);
+    item_cost.push_back(Cost(corpus.entry(parent))
+                            .value_or(std::numeric_limits<double>::infinity()));
   }
-  // Most urgent first, each priority in plan order (what a stable sort by
-  // priority gives; these three are the only ones set above).
+  // Most urgent first (these three are the only priorities set above):
+  // HIGH in plan order, NORMAL and LOW slowest parent first. A parent's
+  // items share their cost, so a stable sort keeps them adjacent.
   std::vector<WorkItem> by_priority;
   by_priority.reserve(batch.work.size());
+  std::vector<size_t> level;
   for (uint32_t priority :
        {RF_PRIORITY_HIGH, RF_PRIORITY_NORMAL, RF_PRIORITY_LOW}) {
-    for (const WorkItem& item : batch.work) {
-      if (item.priority == priority) by_priority.push_back(item);
+    level.clear();
+    for (size_t i = 0; i < batch.work.size(); ++i) {
+      if (batch.work[i].priority == priority) level.push_back(i);
     }
+    if (slowest_first_ && priority != RF_PRIORITY_HIGH) {
+      std::stable_sort(level.begin(), level.end(), [&](size_t a, size_t b) {
+        return item_cost[a] > item_cost[b];
+      });
+    }
+    for (size_t i : level) by_priority.push_back(batch.work[i]);
   }
   batch.work = std::move(by_priority);
   return batch;

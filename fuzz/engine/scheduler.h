@@ -48,6 +48,15 @@
 //                 kMinSpeed, kMaxSpeed)
 // An entry not measured yet, or a corpus with nothing measured, has speed 1.
 //
+// Slowest first: within RF_PRIORITY_NORMAL and within RF_PRIORITY_LOW,
+// items are ordered by their parent's cost, dearest first (entries not
+// measured yet first of all, as if dearest), ties in draw order. The
+// device claims slots in ring order, one slot per workgroup at a time, so
+// a round lasts until its last claimed slot ends: a slow parent's slot
+// claimed last runs alone while the rest of the device idles, one claimed
+// first overlaps the cheap slots claimed after it (longest processing
+// time first). The batch's work is the same either way.
+//
 // Everything is drawn from one std::mt19937_64, whose output the C++
 // standard fixes, through conversions written out here (not the library's
 // unspecified distributions), so a seed and a corpus give the same batches
@@ -135,7 +144,10 @@ class Scheduler {
   // `use_dictionary`: whether RF_OP_DICT work may be scheduled (a
   // dictionary was loaded into the executor).
   // use_compares: also schedule RF_OP_CMP (input-to-state) work.
-  Scheduler(uint64_t seed, bool use_dictionary, bool use_compares = false);
+  // slowest_first: order NORMAL and LOW items by cost (see the file
+  // comment); false keeps them in draw order (-slowest_first=0).
+  Scheduler(uint64_t seed, bool use_dictionary, bool use_compares = false,
+            bool slowest_first = true);
   Scheduler(const Scheduler&) = delete;
   Scheduler& operator=(const Scheduler&) = delete;
 
@@ -148,7 +160,8 @@ class Scheduler {
   // (arg0), fresh per parent and batch, and each item carries its parent's
   // tenant. Items are sorted by priority (stable), so that the device claims
   // HIGH before NORMAL before LOW work; within a priority the items of one
-  // parent are adjacent. Promoted items come first, then fresh items (see
+  // parent are adjacent, and NORMAL and LOW items run slowest parent first
+  // (see the file comment). Promoted items come first, then fresh items (see
   // BatchPlan), both RF_PRIORITY_HIGH. Work kinds: 1/8
   // RF_OP_SPLICE (only with >= 2 entries; the partner differs from the
   // parent), 1/8 RF_OP_DICT (only with a dictionary), 1/8 RF_OP_CMP (only
@@ -207,6 +220,7 @@ class Scheduler {
   std::mt19937_64 rng_;
   bool use_dictionary_;
   bool use_compares_;
+  bool slowest_first_;
   uint32_t next_ticket_ = 0;  // the last ticket handed out; the first is 1
 };
 

@@ -1,8 +1,10 @@
 #include "fuzz/engine/scheduler.h"
 
+#include <limits>
 #include <map>
 #include <set>
 #include <string>
+#include <tuple>
 
 #include "corpus/sha1.h"
 #include "gtest/gtest.h"
@@ -521,6 +523,68 @@ TEST(SchedulerTest, ParentsAreDrawnBySpeed) {
   const int slow = slow_items(3);
   EXPECT_LT(slow, 100);
   EXPECT_GT(slow, 0);
+}
+
+// Slowest first: NORMAL and LOW items run their parents' dearest first
+// (unmeasured entries ahead of every measured one), HIGH items keep plan
+// order, and the batch holds the same items as one in draw order.
+TEST(SchedulerTest, SlowestParentsRunFirstWithinNormalAndLowPriority) {
+  Corpus corpus;
+  Fill(corpus, 40);
+  // Entry i's mutants ran i * 37 % 40 loop iterations each, entries 5 and
+  // 17 were not measured.
+  std::map<uint32_t, double> steps_of;  // by executor index
+  for (int i = 0; i < 40; ++i) {
+    if (i == 5 || i == 17) continue;
+    const uint64_t steps = static_cast<uint64_t>(i) * 37 % 40;
+    corpus.RecordCost(i, 100, steps * 100);
+    steps_of[100 + i] = static_cast<double>(steps);
+  }
+  BatchPlan plan;
+  plan.promoted = {30};
+  plan.fresh = {2, 9};
+  auto steps = [&](const WorkItem& item) {
+    auto it = steps_of.find(item.parent);
+    return it == steps_of.end() ? std::numeric_limits<double>::infinity()
+                                : it->second;
+  };
+  Scheduler sorted(21, true, true, /*slowest_first=*/true);
+  Scheduler drawn(21, true, true, /*slowest_first=*/false);
+  for (int b = 0; b < 3; ++b) {
+    Batch batch = sorted.NextBatch(corpus, {512, 3, std::nullopt}, 0, plan);
+    Batch reference = drawn.NextBatch(corpus, {512, 3, std::nullopt}, 0, plan);
+    ASSERT_EQ(batch.work.size(), reference.work.size());
+    std::multiset<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>> got, want;
+    for (const WorkItem& item : batch.work) {
+      got.insert({item.parent, item.priority, item.opcode, item.count});
+    }
+    for (const WorkItem& item : reference.work) {
+      want.insert({item.parent, item.priority, item.opcode, item.count});
+    }
+    EXPECT_EQ(got, want) << "batch " << b;
+    std::set<std::pair<uint32_t, uint32_t>> runs;  // (parent, priority)
+    size_t high = 0;
+    for (size_t i = 0; i < batch.work.size(); ++i) {
+      const WorkItem& item = batch.work[i];
+      if (item.priority == RF_PRIORITY_HIGH) {
+        // Plan order: the same HIGH items at the same places.
+        EXPECT_EQ(item.parent, reference.work[i].parent) << i;
+        ++high;
+        continue;
+      }
+      const WorkItem& before = batch.work[i - 1];
+      if (before.priority == item.priority) {
+        EXPECT_GE(steps(before), steps(item)) << "batch " << b << " item " << i;
+      }
+      if (i == high || before.parent != item.parent ||
+          before.priority != item.priority) {
+        EXPECT_TRUE(runs.insert({item.parent, item.priority}).second)
+            << "parent " << item.parent << " split at priority "
+            << item.priority;
+      }
+    }
+    EXPECT_GT(high, 0u);
+  }
 }
 
 }  // namespace
