@@ -24,6 +24,7 @@ add_library(ringfuzz_gpu STATIC
   ${CMAKE_CURRENT_LIST_DIR}/ring_slots.cc
   ${CMAKE_CURRENT_LIST_DIR}/seen_clears.cc
   ${CMAKE_CURRENT_LIST_DIR}/short_circuit.cc
+  ${CMAKE_CURRENT_LIST_DIR}/speculative_slots.cc
   ${CMAKE_CURRENT_LIST_DIR}/spelled_runs.cc
   ${CMAKE_CURRENT_LIST_DIR}/spirv_cache.cc
   ${CMAKE_CURRENT_LIST_DIR}/string_to_state.cc

@@ -711,7 +711,8 @@ class GpuExecutor final : public Executor, public Steerable {
   double PreciseFlightShare() const;
   // Puts, after the `service_slots` service runs of `items`, one slot of
   // mutants for each of the first service_.trials, in place of as many of
-  // the work's last items (at most half of them): a trial that the flight
+  // the work's least urgent items (at most half of them; spread over its
+  // LOW items where there are enough): a trial that the flight
   // confirms as a new input then has its first mutants run in the same
   // flight, not two flights later. Fills service_.speculative and
   // speculated_; returns the slots put in.

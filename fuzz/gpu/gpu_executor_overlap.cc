@@ -26,6 +26,7 @@
 #include "fuzz/gpu/gpu_executor.h"
 #include "fuzz/gpu/ring_slots.h"
 #include "fuzz/gpu/seen_clears.h"
+#include "fuzz/gpu/speculative_slots.h"
 #include "fuzz/steer/steering_wire.h"
 #include "shaders/ringfuzz_wire.h"
 
@@ -523,26 +524,32 @@ uint32_t GpuExecutor::AddSpeculativeRuns(std::vector<WorkItem>& items,
                                          uint32_t service_slots) {
   service_.speculative = 0;
   speculated_.clear();
-  // Up to half of the work's slots, from its end (its least urgent items),
-  // each run keeping the count of the item it replaces: the flight lasts
-  // as long as it would without them.
-  const uint32_t n = std::min<uint32_t>(
-      static_cast<uint32_t>(service_.trials.size()),
-      static_cast<uint32_t>(items.size() - service_slots) / 2);
+  // Up to half of the work's slots, each run keeping the count of the item
+  // it replaces: the flight lasts as long as it would without them.
+  const std::vector<uint32_t> replaced = SpeculativeSlots(
+      items, service_slots, static_cast<uint32_t>(service_.trials.size()));
+  const auto n = static_cast<uint32_t>(replaced.size());
   if (n == 0) return 0;
   speculated_first_ = corpus_capacity_ + service_.copies.size();
   std::vector<WorkItem> runs(n);
   for (uint32_t i = 0; i < n; ++i) {
-    const WorkItem& replaced = items[items.size() - n + i];
+    const WorkItem& item = items[replaced[i]];
     runs[i].opcode = RF_OP_HAVOC;
     runs[i].parent = runs[i].partner = speculated_first_ + i;
-    runs[i].count = replaced.count;
-    runs[i].stack = replaced.stack;
+    runs[i].count = item.count;
+    runs[i].stack = item.stack;
     runs[i].priority = RF_PRIORITY_HIGH;
     const Find& trial = service_.trials[i];
     speculated_.push_back({trial.parent, trial.mutations});
   }
-  items.resize(items.size() - n);
+  // Removes the replaced items (ascending, distinct) in one pass.
+  uint32_t kept = replaced.front();
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint32_t end =
+        i + 1 < n ? replaced[i + 1] : static_cast<uint32_t>(items.size());
+    for (uint32_t k = replaced[i] + 1; k < end; ++k) items[kept++] = items[k];
+  }
+  items.resize(kept);
   items.insert(items.begin() + service_slots, runs.begin(), runs.end());
   service_.speculative = n;
   return n;
