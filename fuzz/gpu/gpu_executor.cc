@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <numeric>
 #include <set>
 #include <thread>
 #include <utility>
@@ -1280,7 +1281,7 @@ uint32_t GpuExecutor::PlanProbeCopies(uint32_t most, uint32_t log_room,
     const uint32_t index = probe_waiting_.back();
     probe_waiting_.pop_back();
     if (colorize_ && !wanted(index)) ++probes_skipped_;
-    MarkProbed(index, 1);
+    ++probed_inputs_;
   }
   if (probe_waiting_.empty()) return 0;
   const uint32_t last = probe_waiting_.back() + 1;
@@ -1315,19 +1316,8 @@ uint32_t GpuExecutor::PlanProbeCopies(uint32_t most, uint32_t log_room,
 void GpuExecutor::PutBackProbes(uint32_t first, uint32_t n) {
   const auto at =
       std::lower_bound(probe_waiting_.begin(), probe_waiting_.end(), first);
-  std::vector<uint32_t> block(n);
-  for (uint32_t k = 0; k < n; ++k) block[k] = first + k;
-  probe_waiting_.insert(at, block.begin(), block.end());
-}
-
-bool GpuExecutor::MarkProbed(uint32_t first, uint32_t n) {
-  if (probed_.size() < first + n) probed_.resize(first + n, false);
-  for (uint32_t k = first; k < first + n; ++k) {
-    if (probed_[k]) return false;
-  }
-  for (uint32_t k = first; k < first + n; ++k) probed_[k] = true;
-  probed_inputs_ += n;
-  return true;
+  const auto block = probe_waiting_.insert(at, n, first);
+  std::iota(block, block + n, first);
 }
 
 void GpuExecutor::KeepCopyFinds(std::vector<Find>& from, uint32_t first,
@@ -1400,7 +1390,7 @@ absl::Status GpuExecutor::LogNewInputs(std::vector<Find>& resized,
       return s;
     }
     DeriveLinearFromLogs(first, n, copies, resized);
-    MarkProbed(first, n);
+    probed_inputs_ += n;
   }
   return absl::OkStatus();
 }

@@ -645,9 +645,6 @@ class GpuExecutor final : public Executor, public Steerable {
   // Returns inputs [first, first + n), planned by PlanProbeCopies but not
   // logged (their flight stopped early), to those that wait for a pass.
   void PutBackProbes(uint32_t first, uint32_t n);
-  // Marks inputs [first, first + n) probed and returns true, unless one of
-  // them was already (a pass planned twice): then marks none.
-  bool MarkProbed(uint32_t first, uint32_t n);
   // The finds of compare-log runs (`from`) that `copies` gives: a colored
   // copy's fault or new coverage, as found by input first + input[j]'s
   // compare-log run (its other finds are corpus inputs again).
@@ -855,13 +852,14 @@ class GpuExecutor final : public Executor, public Steerable {
   uint32_t log_capacity_ = 0;
   bool colorize_ = true;
   uint32_t logged_inputs_ = 0;
-  // Per logged input: whether it had its probe pass (or needs none), and
-  // how many did. Passes go newest input first (PlanProbeCopies).
-  std::vector<bool> probed_;
+  // Logged inputs that had their probe pass (or need none). Passes go
+  // newest input first (PlanProbeCopies).
   uint32_t probed_inputs_ = 0;
   // Logged inputs [0, probe_queued_) have been queued; of them, those that
   // wait for a pass not yet planned, ascending (PlanProbeCopies takes
-  // from the back: one step per input, however many are probed).
+  // from the back: one step per input, however many are probed). An input
+  // leaves the stack when its pass is planned and comes back only if that
+  // pass was not logged (PutBackProbes), so no pass is planned twice.
   std::vector<uint32_t> probe_waiting_;
   uint32_t probe_queued_ = 0;
   // Per logged input: whether its probe pass is wanted (LinearProbeWanted);

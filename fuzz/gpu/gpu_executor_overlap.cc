@@ -499,8 +499,10 @@ absl::Status GpuExecutor::FinishServiceRuns(uint32_t parity,
   if (!tried)
     pending_trials_.PutBack(std::move(service.trials), service.urgent);
   if (service.probe_pass) {
-    if (!logged) PutBackProbes(service.log_first, service.log_count);
-    if (logged && MarkProbed(service.log_first, service.log_count)) {
+    if (!logged) {
+      PutBackProbes(service.log_first, service.log_count);
+    } else {
+      probed_inputs_ += service.log_count;
       std::vector<Find> trials;
       DeriveLinearFromLogs(service.log_first, service.log_count, service.copies,
                            trials);
