@@ -3,7 +3,9 @@
 # value reaches each run (hang.fz's mutants are cut with -cut_slow_mutants=1
 # and never with 0, by ringfuzz's own stats), the summary's means and ratio
 # are those of its rows (recomputed here), the TSV holds the same rows, and
-# bad arguments and failed runs are errors that say what to do.
+# bad arguments and failed runs are errors that say what to do. FLAG
+# `binary` runs each of two executables, and --seed-corpus starts each run
+# from the target's bundled seeds.
 #
 # Usage: ab_test.sh TOOLS_AB RINGFUZZ HANG.fz
 set -u
@@ -53,4 +55,43 @@ rc=$?
 grep -q "hang -seed=1 -cut_slow_mutants=maybe printed no final stats" err ||
   fail "refused value: $(cat err)"
 [ "$(awk -F'\t' 'NF == 8' out | wc -l)" -eq 1 ] || fail "the good value did not run"
+
+# Two binaries: each value is the executable that runs. Two wrappers that
+# set -cut_slow_mutants differently tell them apart by ringfuzz's stats.
+printf '#!/bin/sh\nexec "%s" -cut_slow_mutants=1 "$@"\n' "$rf" > cut_on
+printf '#!/bin/sh\nexec "%s" -cut_slow_mutants=0 "$@"\n' "$rf" > cut_off
+chmod +x cut_on cut_off
+"$ab" --device cpu --seeds 1 --seconds 2 binary ./cut_on ./cut_off "$hang" \
+  >out 2>err
+rc=$?
+[ "$rc" -eq 0 ] || fail "binary: exit $rc: $(tail -5 err)"
+order=$(awk -F'\t' 'NF == 8 { printf "%s ", $3 }' out)
+[ "$order" = "./cut_on ./cut_off " ] || fail "binary: run order: $order"
+awk -F'\t' 'NF == 8 && $3 == "./cut_on" && $8 == 0 { exit 1 }' out ||
+  fail "binary: the first binary's run cut no mutant: $(cat out)"
+awk -F'\t' 'NF == 8 && $3 == "./cut_off" && $8 != 0 { exit 1 }' out ||
+  fail "binary: the second binary's run cut mutants: $(cat out)"
+grep -q '^ab: hang: binary=./cut_on .* M exec/s, binary=./cut_off .* M exec/s, ratio A/B ' out ||
+  fail "binary: summary: $(grep '^ab:' out)"
+"$ab" binary ./cut_on ./no_such_binary "$hang" >out 2>err
+[ $? -eq 2 ] || fail "binary: a missing binary: want exit 2"
+grep -q "binary: no executable ringfuzz at './no_such_binary'" err ||
+  fail "binary: a missing binary: $(cat err)"
+
+# --seed-corpus: each run starts from the bundled seeds. With -runs=0 a run
+# executes exactly its corpus: one execution per file of corpus/tlv.
+root=$(cd "$(dirname "$ab")/.." && pwd)
+files=$(find "$root/corpus/tlv" -maxdepth 1 -type f | wc -l)
+[ "$files" -gt 1 ] || fail "corpus/tlv holds $files files"
+"$ab" --ringfuzz "$rf" --device cpu --seeds 1 --seconds 1 --seed-corpus \
+  --args "-runs=0" cut_slow_mutants 1 0 tlv >out 2>err
+rc=$?
+[ "$rc" -eq 0 ] || fail "seed corpus: exit $rc: $(tail -5 err)"
+awk -F'\t' -v n="$files" 'NF == 8 && $4 != n { exit 1 }' out ||
+  fail "seed corpus: want $files executions a run (the seeds): $(cat out)"
+[ "$(awk -F'\t' 'NF == 8' out | wc -l)" -eq 2 ] || fail "seed corpus: $(cat out)"
+"$ab" --ringfuzz "$rf" --seed-corpus cut_slow_mutants 1 0 "$hang" >out 2>err
+[ $? -eq 2 ] || fail "seed corpus of a target without one: want exit 2"
+grep -q -- "--seed-corpus: '$hang' has no seed corpus at" err ||
+  fail "seed corpus of a target without one: $(cat err)"
 echo "PASS: tools/ab"
