@@ -296,8 +296,9 @@ Batch Scheduler::NextBatch(const Corpus& corpus, const BatchBudget& budget,
                             .value_or(std::numeric_limits<double>::infinity()));
   }
   // Most urgent first (these three are the only priorities set above):
-  // HIGH in plan order, NORMAL and LOW slowest parent first. A parent's
-  // items share their cost, so a stable sort keeps them adjacent.
+  // HIGH in plan order, NORMAL and LOW in draw order or, with
+  // slowest_first, slowest parent first. A parent's items share their cost,
+  // so a stable sort keeps them adjacent.
   std::vector<WorkItem> by_priority;
   by_priority.reserve(batch.work.size());
   std::vector<size_t> level;

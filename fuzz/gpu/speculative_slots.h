@@ -16,9 +16,9 @@ namespace ringfuzz {
 // past its first `service_slots` (the flight's service runs; work = the
 // items after them), sorted by priority as the scheduler sorts them: the
 // least urgent ones. Where the RF_PRIORITY_LOW items number at least that
-// many, they are spread evenly over those (the scheduler orders LOW items
-// by their parent's cost, dearest first, so the last ones would always be
-// the cheapest parents'); else the last items.
+// many, they are spread evenly over those (with -slowest_first the
+// scheduler orders LOW items by their parent's cost, dearest first, so the
+// last ones would always be the cheapest parents'); else the last items.
 std::vector<uint32_t> SpeculativeSlots(absl::Span<const WorkItem> items,
                                        uint32_t service_slots, uint32_t n);
 
