@@ -13,6 +13,14 @@ ab=$1 rf=$2 hang=$3
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
+# Fails ($3 names the case) unless every run in `out` whose value is $1 cut
+# mutants and no run whose value is $2 did (ringfuzz's own stat::mutants_cut).
+expect_cuts() {
+  awk -F'\t' -v v="$1" 'NF == 8 && $3 == v && $8 == 0 { exit 1 }' out ||
+    fail "$3: a run with $1 cut no mutant: $(cat out)"
+  awk -F'\t' -v v="$2" 'NF == 8 && $3 == v && $8 != 0 { exit 1 }' out ||
+    fail "$3: a run with $2 cut mutants: $(cat out)"
+}
 cd "$work" || exit 1
 
 "$ab" --ringfuzz "$rf" --device cpu --seeds "1 2" --seconds 2 --tsv ab.tsv \
@@ -24,10 +32,7 @@ rows=$(awk -F'\t' 'NF == 8 && $1 == "hang"' out | wc -l)
 # Alternating: seed 1 value 1, seed 1 value 0, seed 2 value 1, seed 2 value 0.
 order=$(awk -F'\t' 'NF == 8 { printf "%s/%s ", $2, $3 }' out)
 [ "$order" = "1/1 1/0 2/1 2/0 " ] || fail "run order: $order"
-awk -F'\t' 'NF == 8 && $3 == 1 && $8 == 0 { exit 1 }' out ||
-  fail "a run with -cut_slow_mutants=1 cut no mutant: $(cat out)"
-awk -F'\t' 'NF == 8 && $3 == 0 && $8 != 0 { exit 1 }' out ||
-  fail "a run with -cut_slow_mutants=0 cut mutants: $(cat out)"
+expect_cuts 1 0 "-cut_slow_mutants"
 awk -F'\t' 'NF == 8 && ($4 <= 0 || $5 <= 0) { exit 1 }' out ||
   fail "a run without executions: $(cat out)"
 want=$(awk -F'\t' 'NF == 8 && $3 == 1 { a += $5; n++ } NF == 8 && $3 == 0 { b += $5; m++ }
@@ -67,10 +72,7 @@ rc=$?
 [ "$rc" -eq 0 ] || fail "binary: exit $rc: $(tail -5 err)"
 order=$(awk -F'\t' 'NF == 8 { printf "%s ", $3 }' out)
 [ "$order" = "./cut_on ./cut_off " ] || fail "binary: run order: $order"
-awk -F'\t' 'NF == 8 && $3 == "./cut_on" && $8 == 0 { exit 1 }' out ||
-  fail "binary: the first binary's run cut no mutant: $(cat out)"
-awk -F'\t' 'NF == 8 && $3 == "./cut_off" && $8 != 0 { exit 1 }' out ||
-  fail "binary: the second binary's run cut mutants: $(cat out)"
+expect_cuts ./cut_on ./cut_off binary
 grep -q '^ab: hang: binary=./cut_on .* M exec/s, binary=./cut_off .* M exec/s, ratio A/B ' out ||
   fail "binary: summary: $(grep '^ab:' out)"
 "$ab" binary ./cut_on ./no_such_binary "$hang" >out 2>err
