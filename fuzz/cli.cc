@@ -55,7 +55,10 @@ int RunCommandLine(absl::Span<const std::string> args,
            "or to run the inputs on (see 'ringfuzz -help=1')\n";
     return kErrorExit;
   }
-  if (!config.devices.empty()) {
+  // Several -target flags are tenants where workers can be started; a
+  // program that cannot start them (a <name>_fuzzer, which puts its own
+  // -target first) keeps the last, as libFuzzer keeps a flag's last value.
+  if (!config.devices.empty() || (parsed->targets.size() > 1 && run_multi)) {
     if (!run_multi) {
       out << "ERROR: -devices is not supported by this program; run the "
              "campaign with the ringfuzz command, or on one device with "
@@ -63,7 +66,7 @@ int RunCommandLine(absl::Span<const std::string> args,
       return kErrorExit;
     }
     // The workers resolve -max_len themselves, as one process would.
-    return run_multi(args, config, parsed->positional, out);
+    return run_multi(args, *parsed, out);
   }
   const bool automatic_len = config.max_len == 0;
   if (config.max_len == 0) {

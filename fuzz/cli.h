@@ -19,6 +19,7 @@
 #include "absl/types/span.h"
 #include "fuzz/engine/config.h"
 #include "fuzz/engine/executor.h"
+#include "fuzz/engine/flag_parser.h"
 
 namespace ringfuzz {
 
@@ -29,12 +30,12 @@ namespace ringfuzz {
 using ExecutorFactory =
     std::function<absl::StatusOr<std::unique_ptr<Executor>>(Config& config)>;
 
-// Runs a campaign over several devices (-devices, fuzz/workers/multi_device.h):
-// gets the whole command line, its parse and its positional arguments;
-// returns the exit code.
-using MultiDeviceRunner = std::function<int(
-    absl::Span<const std::string> args, const Config& config,
-    const std::vector<std::string>& positional, std::ostream& out)>;
+// Runs a campaign over several devices or several targets (-devices, -target
+// given more than once; fuzz/workers/multi_device.h): gets the whole command
+// line and its parse; returns the exit code.
+using MultiDeviceRunner =
+    std::function<int(absl::Span<const std::string> args,
+                      const ParsedCommandLine& parsed, std::ostream& out)>;
 
 // Writes executor.Lines() to `path` as "<file>:<line> <0|1>" lines.
 absl::Status WriteCoverageReport(const Executor& executor,
@@ -58,8 +59,9 @@ size_t AutomaticMaxLen(uint64_t largest_input);
 // fuzz/corpus_tools/crash_minimize.h, fuzz/corpus_tools/crash_cleanse.h,
 // fuzz/corpus_tools/merge.h), 0 after -help, kErrorExit (1) for a bad command
 // line or an executor that cannot be created (printed as "ERROR: ..." to
-// `out`). With -devices the whole run is `run_multi`'s (an error where there is
-// none: the program cannot start workers).
+// `out`). With -devices or several -target flags the whole run is
+// `run_multi`'s (where there is none, the program cannot start workers:
+// -devices is an error and the last -target is the target).
 int RunCommandLine(absl::Span<const std::string> args,
                    const ExecutorFactory& make_executor, std::ostream& out,
                    const MultiDeviceRunner& run_multi = nullptr);

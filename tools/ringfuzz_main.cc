@@ -2,6 +2,7 @@
 //
 //   ringfuzz -target=FILE [flags] [CORPUS_DIR ... | FILE ...]
 //   ringfuzz -devices=all|LIST -target=FILE [flags] CORPUS_DIR ...
+//   ringfuzz -target=A.fz -target=B.fz [flags] CORPUS_A CORPUS_B
 //   ringfuzz telemetry decode -control=FILE -ring=FILE [...]
 //   ringfuzz triage -target=FILE [flags] DIR_OR_FILE...
 //   ringfuzz ci -target=FILE -out=DIR [-corpus=DIR] [-known_crashes=DIR]
@@ -40,14 +41,14 @@ int main(int argc, char** argv) {
   // -devices: this program is the campaign's parent and, started again by
   // it, each of its workers.
   const ringfuzz::MultiDeviceRunner run_multi =
-      [&make_executor](
-          absl::Span<const std::string> all, const ringfuzz::Config& config,
-          const std::vector<std::string>& positional, std::ostream& out) {
+      [&make_executor](absl::Span<const std::string> all,
+                       const ringfuzz::ParsedCommandLine& parsed,
+                       std::ostream& out) {
         ringfuzz::MultiDeviceOptions options;
         options.run_in_process = [&](const std::vector<std::string>& one) {
           return ringfuzz::RunCommandLine(one, make_executor, out);
         };
-        return ringfuzz::RunMultiDevice(all, config, positional, options, out);
+        return ringfuzz::RunMultiDevice(all, parsed, options, out);
       };
   return ringfuzz::RunCommandLine(args, make_executor, std::cerr, run_multi);
 }

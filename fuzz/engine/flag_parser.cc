@@ -229,6 +229,9 @@ absl::Status ParseFlag(absl::string_view arg, Parse& parse) {
   }
   const bool clamp =
       libfuzzer != nullptr && libfuzzer->use == LibFuzzerUse::kClamp;
+  if (name == "target") {
+    parse.parsed.targets.emplace_back(body.substr(eq + 1));
+  }
   return SetFlag(*flag, body.substr(eq + 1), clamp, parse);
 }
 

@@ -15,6 +15,10 @@ namespace ringfuzz {
 struct ParsedCommandLine {
   Config config;
   std::vector<std::string> positional;  // in command-line order
+  // Every -target value, in command-line order (config.target is the last):
+  // a campaign given several fuzzes them side by side as tenants
+  // (fuzz/workers/multi_device.h).
+  std::vector<std::string> targets;
   // Lines to print before anything else ("WARNING: ..." or "INFO: ...",
   // without the newline), in command-line order: what was ignored and why.
   std::vector<std::string> warnings;
@@ -22,7 +26,8 @@ struct ParsedCommandLine {
 
 // Parses `args` (without the program name) as libFuzzer's driver does
 // (FuzzerDriver.cpp's ParseFlags), so that a command line any libFuzzer
-// binary takes is taken here too. A flag given twice keeps the last value.
+// binary takes is taken here too. A flag given twice keeps the last value
+// (-target keeps every value in `targets` too).
 // A bool flag may be written bare ("-help"). "-" alone is positional.
 //
 // What is ignored, with a line in `warnings` (never an error):

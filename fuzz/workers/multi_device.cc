@@ -86,12 +86,15 @@ std::string Stat(const std::string& name, uint64_t value) {
 
 class Campaign {
  public:
+  // `tenants` empty: one target, whose workers share `corpus_dir`; else each
+  // tenant's workers share the tenant's directory.
   Campaign(absl::Span<const std::string> args, const Config& config,
-           std::string corpus_dir, const MultiDeviceOptions& options,
-           std::ostream& out)
+           std::string corpus_dir, std::vector<Tenant> tenants,
+           const MultiDeviceOptions& options, std::ostream& out)
       : args_(args.begin(), args.end()),
         config_(config),
         corpus_dir_(std::move(corpus_dir)),
+        tenants_(std::move(tenants)),
         options_(options),
         out_(out) {}
 
@@ -119,6 +122,13 @@ class Campaign {
   std::string LogPath(size_t i) const {
     return JoinPath(options_.log_dir, absl::StrCat("fuzz-", i, ".log"));
   }
+  // "worker 3", and for a tenant's worker "worker 3 (name)".
+  std::string Who(size_t i) const {
+    return tenants_.empty()
+               ? absl::StrCat("worker ", i)
+               : absl::StrCat("worker ", i, " (",
+                              tenants_[workers_[i].spec.tenant].name, ")");
+  }
   bool IsBugCode(int code) const {
     return code != 0 &&
            (code == config_.error_exitcode || code == config_.timeout_exitcode);
@@ -127,6 +137,10 @@ class Campaign {
   void StopAll(int signal_number);
   void OnExit(size_t i, int code);
   void PrintStatus();
+  // The status of the workers whose spec.tenant is `tenant` (all of them
+  // without tenants), as one line starting with `label`.
+  void PrintStatus(size_t tenant, const std::string& label,
+                   const std::string& corpus_dir);
   // The environment of a worker on `device` (LP_NUM_THREADS for lavapipe
   // workers that share the CPU).
   std::vector<std::pair<std::string, std::string>> WorkerEnv(
@@ -138,6 +152,7 @@ class Campaign {
   std::vector<std::string> args_;
   const Config& config_;
   std::string corpus_dir_;
+  std::vector<Tenant> tenants_;
   const MultiDeviceOptions& options_;
   std::ostream& out_;
   std::vector<Worker> workers_;
@@ -192,9 +207,10 @@ bool Campaign::Start(const std::vector<WorkerSpec>& specs,
       return false;
     }
     if (config_.verbosity >= 1) {
-      out_ << "INFO: worker " << spec.worker << " on device "
-           << spec.device_index << " (" << worker.device << "), seed "
-           << spec.seed << ", pid " << process->pid() << ": ";
+      out_ << "INFO: worker " << spec.worker;
+      if (!spec.target.empty()) out_ << " (target " << spec.target << ")";
+      out_ << " on device " << spec.device_index << " (" << worker.device
+           << "), seed " << spec.seed << ", pid " << process->pid() << ": ";
       for (const auto& [name, value] : env) out_ << name << "=" << value << " ";
       out_ << program << " " << absl::StrJoin(args, " ") << " > "
            << LogPath(spec.worker) << " 2>&1\n";
@@ -217,7 +233,7 @@ void Campaign::OnExit(size_t i, int code) {
   if (IsBugCode(code)) {
     if (!bug_worker_) bug_worker_ = i;
     if (!config_.keep_going && !stopping_) {
-      out_ << "INFO: worker " << i << " found a bug (exit " << code
+      out_ << "INFO: " << Who(i) << " found a bug (exit " << code
            << "); stopping the other workers\n";
       StopAll(SIGTERM);
     }
@@ -227,13 +243,13 @@ void Campaign::OnExit(size_t i, int code) {
   if (code == 0 || (stopped && stopping_)) return;
   if (stopped) {
     // Someone signalled this worker alone: the others go on.
-    out_ << "INFO: worker " << i << " was interrupted (exit " << code
+    out_ << "INFO: " << Who(i) << " was interrupted (exit " << code
          << "); the other workers go on\n";
     return;
   }
   if (!failed_worker_) failed_worker_ = i;
   if (!stopping_) {
-    out_ << "INFO: worker " << i << " failed (exit " << code
+    out_ << "INFO: " << Who(i) << " failed (exit " << code
          << "); stopping the other workers\n";
     StopAll(SIGTERM);
   }
@@ -291,9 +307,20 @@ void Campaign::Supervise() {
 
 void Campaign::PrintStatus() {
   if (config_.verbosity < 1) return;
+  if (tenants_.empty()) return PrintStatus(0, "INFO: ", corpus_dir_);
+  for (size_t t = 0; t < tenants_.size(); ++t) {
+    PrintStatus(t, absl::StrCat("INFO: tenant ", tenants_[t].name, ": "),
+                tenants_[t].corpus_dir);
+  }
+}
+
+void Campaign::PrintStatus(size_t tenant, const std::string& label,
+                           const std::string& corpus_dir) {
   uint64_t runs = 0, rate = 0, cov = 0, ft = 0;
-  size_t running = 0;
+  size_t running = 0, workers = 0;
   for (const Worker& worker : workers_) {
+    if (worker.spec.tenant != tenant) continue;
+    ++workers;
     running += worker.process->running();
     const WorkerLog log =
         ParseWorkerLog(ReadTail(worker.process->log_path(), kStatusTail));
@@ -303,9 +330,9 @@ void Campaign::PrintStatus() {
     cov = std::max(cov, log.status->cov);
     ft = std::max(ft, log.status->ft);
   }
-  out_ << "INFO: workers " << running << "/" << workers_.size() << " running: #"
+  out_ << label << "workers " << running << "/" << workers << " running: #"
        << runs << " runs, cov: " << cov << " ft: " << ft << " (best worker), "
-       << CountCorpusFiles(corpus_dir_) << " corpus files, exec/s: " << rate
+       << CountCorpusFiles(corpus_dir) << " corpus files, exec/s: " << rate
        << " (all workers), " << absl::ToInt64Seconds(Now() - started_)
        << " s\n";
 }
@@ -345,8 +372,10 @@ int Campaign::Finish() {
         auto it = log.stats.find(name);
         return it == log.stats.end() ? uint64_t{0} : it->second;
       };
-      out_ << "INFO: worker " << i << " (device " << worker.spec.device_index
-           << ") exited " << *worker.process->exit_code() << ": "
+      out_ << "INFO: worker " << i << " (";
+      if (!tenants_.empty()) out_ << tenants_[worker.spec.tenant].name << ", ";
+      out_ << "device " << worker.spec.device_index << ") exited "
+           << *worker.process->exit_code() << ": "
            << stat("number_of_executed_units") << " runs, "
            << stat("new_units_added") << " new inputs, "
            << stat("reloaded_units") << " taken from other workers; log "
@@ -360,40 +389,47 @@ int Campaign::Finish() {
     if (config_.keep_going) {
       for (size_t i = 0; i < workers_.size(); ++i) {
         for (const std::string& artifact : logs[i].artifacts) {
-          out_ << "INFO: worker " << i << " reported a bug; artifact "
-               << artifact << " (see " << LogPath(i) << ")\n";
+          out_ << "INFO: " << Who(i) << " reported a bug; artifact " << artifact
+               << " (see " << LogPath(i) << ")\n";
         }
       }
     } else {
       std::string report = log.bug_report;
       ClaimExactArtifact(log, report);
-      out_ << "INFO: worker " << *bug_worker_ << " reported the bug ("
+      out_ << "INFO: " << Who(*bug_worker_) << " reported the bug ("
            << LogPath(*bug_worker_) << "):\n"
            << (report.empty() ? "(no report in its log)\n" : report);
       // Workers that found a bug of their own before they were stopped.
       for (size_t i = 0; i < workers_.size(); ++i) {
         if (i == *bug_worker_ || logs[i].artifact.empty()) continue;
-        out_ << "INFO: worker " << i << " also found a bug before it "
+        out_ << "INFO: " << Who(i) << " also found a bug before it "
              << "stopped; artifact " << logs[i].artifact << " (see "
              << LogPath(i) << ")\n";
       }
     }
   } else if (failed_worker_) {
     const size_t i = *failed_worker_;
-    out_ << "ERROR: worker " << i << " on device "
+    out_ << "ERROR: " << Who(i) << " on device "
          << workers_[i].spec.device_index << " failed with exit "
          << *workers_[i].process->exit_code() << ": "
          << (logs[i].error.empty() ? "see its log" : logs[i].error) << " ("
          << LogPath(i) << "); every input found so far is saved in "
-         << corpus_dir_ << "\n";
+         << (tenants_.empty() ? corpus_dir_ : "each tenant's corpus directory")
+         << "\n";
     code = kErrorExit;
   } else if (interrupted_) {
     out_ << "==" << getpid() << "== libFuzzer: run interrupted; exiting\n";
     code = static_cast<int>(config_.interrupted_exitcode);
   }
-  if (config_.verbosity >= 1) {
+  if (config_.verbosity >= 1 && tenants_.empty()) {
     out_ << "INFO: the campaign's corpus: " << CountCorpusFiles(corpus_dir_)
          << " files in " << corpus_dir_ << "\n";
+  }
+  for (const Tenant& tenant : tenants_) {
+    if (config_.verbosity < 1) break;
+    out_ << "INFO: tenant " << tenant.name
+         << "'s corpus: " << CountCorpusFiles(tenant.corpus_dir) << " files in "
+         << tenant.corpus_dir << "\n";
   }
   if (config_.print_final_stats) {
     out_ << Stat("number_of_executed_units", totals["number_of_executed_units"])
@@ -414,49 +450,79 @@ absl::StatusOr<std::vector<vk::PhysicalDeviceInfo>> ListVulkanDevices() {
   return instance->EnumerateDevices();
 }
 
-int RunMultiDevice(absl::Span<const std::string> args, const Config& config,
-                   const std::vector<std::string>& positional,
+int RunMultiDevice(absl::Span<const std::string> args,
+                   const ParsedCommandLine& parsed,
                    const MultiDeviceOptions& options, std::ostream& out) {
+  const Config& config = parsed.config;
+  const std::vector<std::string>& positional = parsed.positional;
+  const bool several_targets = parsed.targets.size() > 1;
   auto error = [&out](absl::string_view message) {
     out << "ERROR: " << message << "\n";
     return kErrorExit;
   };
-  if (!config.device.empty()) {
+  if (!config.device.empty() && !config.devices.empty()) {
     return error(
         "pass either -device (one device) or -devices (several), not both");
   }
   if (config.merge || config.set_cover_merge || config.minimize_crash ||
       config.cleanse_crash) {
     return error(
-        "-devices runs a fuzzing campaign; run -merge, -set_cover_merge, "
-        "-minimize_crash and -cleanse_crash on one device (-device=N)");
+        several_targets
+            ? "several -target flags run a fuzzing campaign; run -merge, "
+              "-set_cover_merge, -minimize_crash and -cleanse_crash with one "
+              "-target"
+            : "-devices runs a fuzzing campaign; run -merge, -set_cover_merge, "
+              "-minimize_crash and -cleanse_crash on one device (-device=N)");
+  }
+  if (several_targets && AllRegularFiles(positional)) {
+    return error(
+        "several -target flags fuzz, each into its own corpus directory; run "
+        "input files with one -target");
+  }
+  std::vector<Tenant> tenants;
+  if (several_targets) {
+    absl::StatusOr<std::vector<Tenant>> planned =
+        PlanTenants(config, parsed.targets, positional);
+    if (!planned.ok()) return error(planned.status().message());
+    tenants = *std::move(planned);
   }
   absl::StatusOr<std::vector<vk::PhysicalDeviceInfo>> devices =
       options.list_devices ? options.list_devices() : ListVulkanDevices();
   if (!devices.ok()) return error(devices.status().message());
+  // Without -devices (several targets on one device): the device that -device
+  // names, or the one a campaign without it opens (the first GPU, else
+  // lavapipe).
+  const std::string spec = !config.devices.empty()  ? config.devices
+                           : !config.device.empty() ? config.device
+                                                    : "all";
   absl::StatusOr<std::vector<uint32_t>> chosen =
-      vk::ResolveDeviceList(*devices, config.devices);
+      vk::ResolveDeviceList(*devices, spec);
   if (!chosen.ok()) return error(chosen.status().message());
-  if (AllRegularFiles(positional)) {
-    out << "INFO: -devices=" << config.devices << ": running the inputs on "
-        << "device " << chosen->front() << " only\n";
-    return options.run_in_process(SingleDeviceArgs(args, chosen->front()));
+  if (config.devices.empty()) chosen->resize(1);
+  if (!several_targets) {
+    if (AllRegularFiles(positional)) {
+      out << "INFO: -devices=" << config.devices << ": running the inputs on "
+          << "device " << chosen->front() << " only\n";
+      return options.run_in_process(SingleDeviceArgs(args, chosen->front()));
+    }
+    if (chosen->size() == 1) {
+      out << "INFO: -devices=" << config.devices << " names one device ("
+          << chosen->front() << "); fuzzing in this process\n";
+      return options.run_in_process(SingleDeviceArgs(args, chosen->front()));
+    }
+    if (positional.empty()) {
+      return error(
+          "-devices needs a corpus directory: its workers share their finds "
+          "through the first one, e.g. ringfuzz -devices=all -target=T.fz "
+          "CORPUS_DIR");
+    }
   }
-  if (chosen->size() == 1) {
-    out << "INFO: -devices=" << config.devices << " names one device ("
-        << chosen->front() << "); fuzzing in this process\n";
-    return options.run_in_process(SingleDeviceArgs(args, chosen->front()));
+  for (const std::string& dir :
+       several_targets ? positional
+                       : std::vector<std::string>{positional.front()}) {
+    if (absl::Status s = MakeDirs(dir); !s.ok()) return error(s.message());
   }
-  if (positional.empty()) {
-    return error(
-        "-devices needs a corpus directory: its workers share their finds "
-        "through the first one, e.g. ringfuzz -devices=all -target=T.fz "
-        "CORPUS_DIR");
-  }
-  if (absl::Status s = MakeDirs(positional[0]); !s.ok()) {
-    return error(s.message());
-  }
-  if (config.reload == 0) {
+  if (config.reload == 0 && chosen->size() > 1) {
     out << "WARNING: -reload=0: the workers will not take each other's "
            "inputs; each fuzzes with its own finds only\n";
   }
@@ -467,12 +533,25 @@ int RunMultiDevice(absl::Span<const std::string> args, const Config& config,
                 std::chrono::system_clock::now().time_since_epoch().count()) +
                 static_cast<uint64_t>(getpid());
   out << "INFO: Seed: " << seed << "\n";
-  out << "INFO: -devices=" << config.devices << ": " << chosen->size()
-      << " workers share the corpus " << positional[0]
-      << " (-reload=" << config.reload << ")\n";
+  if (several_targets) {
+    out << "INFO: " << tenants.size() << " targets side by side on "
+        << (chosen->size() == 1 ? "device " : "each of the devices ")
+        << (config.devices.empty() ? absl::StrCat(chosen->front())
+                                   : config.devices)
+        << ", one worker each per device:";
+    for (const Tenant& tenant : tenants) {
+      out << " " << tenant.name << " -> " << tenant.corpus_dir;
+    }
+    out << "\n";
+  } else {
+    out << "INFO: -devices=" << config.devices << ": " << chosen->size()
+        << " workers share the corpus " << positional[0]
+        << " (-reload=" << config.reload << ")\n";
+  }
   InstallInterruptHandlers(static_cast<int>(config.interrupted_exitcode));
-  Campaign campaign(args, config, positional[0], options, out);
-  if (!campaign.Start(PlanWorkers(config, *chosen, seed), *devices)) {
+  Campaign campaign(args, config, several_targets ? "" : positional[0], tenants,
+                    options, out);
+  if (!campaign.Start(PlanWorkers(config, *chosen, seed, tenants), *devices)) {
     return kErrorExit;
   }
   campaign.Supervise();

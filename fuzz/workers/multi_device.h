@@ -1,5 +1,6 @@
-// One campaign over several devices (-devices=all|LIST): a parent process
-// that starts one worker ringfuzz per device and supervises them.
+// One campaign over several devices (-devices=all|LIST) or several targets
+// (-target=A -target=B ...): a parent process that starts one worker
+// ringfuzz per device and target and supervises them.
 //
 // The workers are ordinary single-device campaigns (-device=N) on one
 // corpus directory, the first of the command line, and they share their
@@ -11,6 +12,20 @@
 // single-device engine unchanged, a device that hangs or is lost takes
 // only its own worker down, and it runs the same on 2 GPUs or 8, or as two
 // processes on one device (how it is tested on lavapipe).
+//
+// Several targets (-target given more than once, "tenants"): each target
+// gets its own workers (one per device; one device without -devices: the
+// one -device names, else the first GPU, else lavapipe), its own corpus
+// directory (the positional arguments, one per target in order) and its
+// own artifacts (<-artifact_prefix><name>-crash-...). Workers of different
+// targets share nothing but the devices. The device's time is shared the
+// way the GPU driver shares it between processes (time slices) and, on
+// lavapipe, the way the kernel shares the CPU (each worker gets its share
+// of the cores), so a slow target cannot take a fast one's turn; each
+// worker sizes its rounds by the time they take, so a shared device gives
+// each tenant short rounds. Processes rather than tenants of one megakernel
+// for the reasons above: every tenant is the tested single-target engine,
+// and a target that hangs or fails takes only its own worker down.
 //
 // The parent:
 //  * resolves the list (runtime/device_list.h; an entry that names no
@@ -24,7 +39,8 @@
 //    directory (libFuzzer's -jobs names); lavapipe workers that share the
 //    CPU share its cores (LP_NUM_THREADS), unless the environment says;
 //  * prints a status line every 10 s (the workers' runs and exec/s summed,
-//    the best worker's cov and ft, the files in the corpus directory);
+//    the best worker's cov and ft, the files in the corpus directory), one
+//    per target when there are several;
 //  * passes SIGINT/SIGTERM on to the workers once (they run in their own
 //    process group, so a terminal's Ctrl-C reaches only the parent), waits
 //    until each has saved what it found, and exits -interrupted_exitcode;
@@ -55,6 +71,7 @@
 #include "absl/time/time.h"
 #include "absl/types/span.h"
 #include "fuzz/engine/config.h"
+#include "fuzz/engine/flag_parser.h"
 #include "runtime/device_info.h"
 
 namespace ringfuzz {
@@ -81,12 +98,12 @@ struct MultiDeviceOptions {
 absl::StatusOr<std::vector<vk::PhysicalDeviceInfo>> ListVulkanDevices();
 
 // Runs the campaign that `args` (the whole command line, without the
-// program name) asks for with -devices; `config` and `positional` are its
-// parse. Returns the process exit code (see the file comment); errors in
-// the command line or the device list print "ERROR: ..." to `out` and
-// return 1.
-int RunMultiDevice(absl::Span<const std::string> args, const Config& config,
-                   const std::vector<std::string>& positional,
+// program name) asks for with -devices or several -target flags; `parsed`
+// is its parse. Returns the process exit code (see the file comment);
+// errors in the command line or the device list print "ERROR: ..." to `out`
+// and return 1.
+int RunMultiDevice(absl::Span<const std::string> args,
+                   const ParsedCommandLine& parsed,
                    const MultiDeviceOptions& options, std::ostream& out);
 
 }  // namespace ringfuzz

@@ -86,6 +86,36 @@ TEST(CliTest, UnknownAndIgnoredFlagsWarnAndTheRunGoesOn) {
   EXPECT_THAT(log, HasSubstr("Done 10 runs"));
 }
 
+TEST(CliTest, SeveralTargetsGoToTheWorkersRunnerOrTheLastOneWins) {
+  RecordingFactory factory;
+  std::vector<std::string> seen_targets;
+  const MultiDeviceRunner run_multi =
+      [&seen_targets](absl::Span<const std::string>,
+                      const ParsedCommandLine& parsed, std::ostream&) {
+        seen_targets = parsed.targets;
+        return 9;
+      };
+  std::ostringstream out;
+  EXPECT_EQ(
+      RunCommandLine({"-target=a.fz", "-target=b.fz", "-runs=0", "da", "db"},
+                     factory.Get(), out, run_multi),
+      9);
+  EXPECT_THAT(seen_targets, ::testing::ElementsAre("a.fz", "b.fz"));
+  EXPECT_FALSE(factory.called);
+  // One target is fuzzed in this process even where workers could start.
+  EXPECT_EQ(RunCommandLine({"-target=a.fz", "-runs=0"}, factory.Get(), out,
+                           run_multi),
+            0);
+  EXPECT_EQ(factory.seen.target, "a.fz");
+  // A program without the runner (a <name>_fuzzer, whose own -target comes
+  // first) takes the last -target, as libFuzzer takes a flag's last value.
+  std::string log;
+  EXPECT_EQ(
+      RunCli({"-target=own.fz", "-target=b.fz", "-runs=0"}, factory, &log), 0)
+      << log;
+  EXPECT_EQ(factory.seen.target, "b.fz");
+}
+
 TEST(CliTest, ExecutorCreationFailureIsReported) {
   std::ostringstream out;
   ExecutorFactory broken =

@@ -55,6 +55,16 @@ TEST(FlagParserTest, ParsesFlagsAndPositionalsInOrder) {
   EXPECT_THAT(parsed->positional, ElementsAre("corpus", "seeds", "-"));
 }
 
+TEST(FlagParserTest, EveryTargetIsKeptInOrderAndTheLastIsTheConfigs) {
+  auto parsed = Parse({"-target=a.fz", "dir_a", "-target=b/b.fz", "dir_b",
+                       "-ignore_remaining_args=1", "-target=c.fz"});
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  EXPECT_THAT(parsed->targets, ElementsAre("a.fz", "b/b.fz"));
+  EXPECT_EQ(parsed->config.target, "b/b.fz");
+  EXPECT_THAT(parsed->positional, ElementsAre("dir_a", "dir_b"));
+  EXPECT_THAT(Parse({"-runs=1"})->targets, IsEmpty());
+}
+
 TEST(FlagParserTest, BareBoolFlagMeansOne) {
   auto parsed = Parse({"-help"});
   ASSERT_TRUE(parsed.ok());

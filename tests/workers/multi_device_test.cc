@@ -91,8 +91,7 @@ class MultiDeviceTest : public ::testing::Test {
     absl::StatusOr<ParsedCommandLine> parsed = ParseCommandLine(args);
     EXPECT_TRUE(parsed.ok()) << parsed.status();
     std::ostringstream out;
-    campaign.code =
-        RunMultiDevice(args, parsed->config, parsed->positional, options, out);
+    campaign.code = RunMultiDevice(args, *parsed, options, out);
     campaign.log = out.str();
     return campaign;
   }
@@ -219,6 +218,69 @@ TEST_F(MultiDeviceTest, CommandLinesItCannotRunAreErrors) {
       HasSubstr("run -merge"));
 }
 
+TEST_F(MultiDeviceTest, EachTargetFuzzesIntoItsOwnDirectoryOnTheDevice) {
+  const Campaign c =
+      Run("done", {"-target=a.fz", "-target=sub/b.fz", "-device=1", "-seed=40",
+                   "-runs=7", "-print_final_stats=1", "-artifact_prefix=out/",
+                   dir_.Sub("ca"), dir_.Sub("cb")});
+  EXPECT_EQ(c.code, 0) << c.log;
+  EXPECT_THAT(WorkerLog(0), HasSubstr("ARGS: -device=1 -seed=40 -runs=7 "
+                                      "-print_final_stats=1 -target=a.fz "
+                                      "-artifact_prefix=out/a- " +
+                                      dir_.Sub("ca") + "\n"));
+  EXPECT_THAT(WorkerLog(1), HasSubstr("ARGS: -device=1 -seed=41 -runs=7 "
+                                      "-print_final_stats=1 -target=sub/b.fz "
+                                      "-artifact_prefix=out/b- " +
+                                      dir_.Sub("cb") + "\n"));
+  EXPECT_FALSE(std::filesystem::exists(dir_.Sub("fuzz-2.log")));
+  // -runs bounds each target.
+  EXPECT_THAT(c.log, HasSubstr("stat::number_of_executed_units: 14\n"));
+  EXPECT_THAT(c.log, HasSubstr("worker 1 (b, device 1) exited 0"));
+  EXPECT_TRUE(std::filesystem::is_directory(dir_.Sub("ca")));
+  EXPECT_TRUE(std::filesystem::is_directory(dir_.Sub("cb")));
+  EXPECT_TRUE(c.in_process.empty());
+}
+
+TEST_F(MultiDeviceTest, SeveralTargetsOnSeveralDevicesGetAWorkerEach) {
+  const Campaign c =
+      Run("done", {"-target=a.fz", "-target=b.fz", "-devices=all", "-seed=1",
+                   dir_.Sub("ca"), dir_.Sub("cb")});
+  EXPECT_EQ(c.code, 0) << c.log;
+  EXPECT_THAT(WorkerLog(1), HasSubstr("ARGS: -device=1 -seed=2 "
+                                      "-print_final_stats=1 -target=a.fz "));
+  EXPECT_THAT(WorkerLog(2), HasSubstr("ARGS: -device=0 -seed=3 "
+                                      "-print_final_stats=1 -target=b.fz "));
+  EXPECT_THAT(WorkerLog(3), HasSubstr("-target=b.fz -artifact_prefix=b- " +
+                                      dir_.Sub("cb") + "\n"));
+}
+
+TEST_F(MultiDeviceTest, StatusLinesAreOnePerTarget) {
+  std::thread interrupter([] {
+    absl::SleepFor(absl::Milliseconds(800));
+    RequestInterrupt(SIGTERM);
+  });
+  const Campaign c = Run(
+      "wait", {"-target=a.fz", "-target=b.fz", dir_.Sub("ca"), dir_.Sub("cb")});
+  interrupter.join();
+  EXPECT_EQ(c.code, 72) << c.log;
+  EXPECT_THAT(c.log, HasSubstr("INFO: tenant a: workers 1/1 running: #2 "
+                               "runs, cov: 3 ft: 4 (best worker), 0 corpus "
+                               "files"));
+  EXPECT_THAT(c.log, HasSubstr("INFO: tenant b: workers 1/1 running: #2 "));
+  EXPECT_THAT(c.log, HasSubstr("INFO: tenant b's corpus: 0 files in " +
+                               dir_.Sub("cb")));
+}
+
+TEST_F(MultiDeviceTest, SeveralTargetsNeedADirectoryEachAndACampaign) {
+  EXPECT_THAT(Run("done", {"-target=a.fz", "-target=b.fz", dir_.Sub("ca")}).log,
+              HasSubstr("ERROR: 2 targets need 2 corpus directories"));
+  EXPECT_THAT(Run("done", {"-target=a.fz", "-target=b.fz", "-merge=1",
+                           dir_.Sub("ca"), dir_.Sub("cb")})
+                  .log,
+              HasSubstr("several -target flags run a fuzzing campaign"));
+  EXPECT_FALSE(std::filesystem::exists(dir_.Sub("fuzz-0.log")));
+}
+
 TEST_F(MultiDeviceTest, WorkersSharingTheCpuDeviceShareItsCores) {
   vk::PhysicalDeviceInfo lavapipe = FakeGpu(0);
   lavapipe.is_cpu = true;
@@ -238,9 +300,7 @@ TEST_F(MultiDeviceTest, WorkersSharingTheCpuDeviceShareItsCores) {
   absl::StatusOr<ParsedCommandLine> parsed = ParseCommandLine(args);
   ASSERT_TRUE(parsed.ok());
   std::ostringstream out;
-  EXPECT_EQ(
-      RunMultiDevice(args, parsed->config, parsed->positional, options, out), 0)
-      << out.str();
+  EXPECT_EQ(RunMultiDevice(args, *parsed, options, out), 0) << out.str();
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   const std::string threads =
       "LP_NUM_THREADS=" + std::to_string(std::max(1u, cores / 2));

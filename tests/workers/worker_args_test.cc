@@ -84,6 +84,74 @@ TEST(WorkerArgsTest, UnlimitedRunsAreNotPassed) {
       ElementsAre("-device=0", "-seed=3", "-print_final_stats=1", "corpus"));
 }
 
+TEST(WorkerArgsTest, TenantsPairTargetsWithDirectoriesInOrder) {
+  Config config;
+  config.artifact_prefix = "out/";
+  const std::vector<std::string> targets = {"a/tlv.fz", "b/lz.fz"};
+  const std::vector<std::string> dirs = {"corpus_tlv", "corpus_lz"};
+  absl::StatusOr<std::vector<Tenant>> tenants =
+      PlanTenants(config, targets, dirs);
+  ASSERT_TRUE(tenants.ok()) << tenants.status();
+  ASSERT_EQ(tenants->size(), 2u);
+  EXPECT_EQ((*tenants)[1].target, "b/lz.fz");
+  EXPECT_EQ((*tenants)[1].corpus_dir, "corpus_lz");
+  EXPECT_EQ((*tenants)[1].name, "lz");
+  EXPECT_EQ((*tenants)[0].artifact_prefix, "out/tlv-");
+}
+
+TEST(WorkerArgsTest, TenantsNeedOneDirectoryEachAndTheirOwnNames) {
+  const Config config;
+  const std::vector<std::string> two = {"a.fz", "b.fz"};
+  const std::vector<std::string> one_dir = {"d"};
+  EXPECT_THAT(PlanTenants(config, two, one_dir).status().message(),
+              ::testing::HasSubstr("2 targets need 2 corpus directories"));
+  const std::vector<std::string> same = {"x/a.fz", "y/a.fz"};
+  const std::vector<std::string> dirs = {"d1", "d2"};
+  EXPECT_THAT(PlanTenants(config, same, dirs).status().message(),
+              ::testing::HasSubstr("do not all have their own file name"));
+}
+
+TEST(WorkerArgsTest, EachTenantGetsAWorkerPerDeviceAndTheWholeRuns) {
+  Config config;
+  config.runs = 5;
+  const std::vector<std::string> targets = {"a.fz", "b.fz"};
+  const std::vector<std::string> dirs = {"da", "db"};
+  const std::vector<Tenant> tenants = *PlanTenants(config, targets, dirs);
+  const std::vector<uint32_t> devices = {0, 1};
+  const std::vector<WorkerSpec> specs =
+      PlanWorkers(config, devices, 10, tenants);
+  ASSERT_EQ(specs.size(), 4u);
+  // Tenant a on devices 0 and 1, then tenant b: -runs=5 split per tenant.
+  EXPECT_EQ(specs[0].target, "a.fz");
+  EXPECT_EQ(specs[1].target, "a.fz");
+  EXPECT_EQ(specs[2].target, "b.fz");
+  EXPECT_EQ(specs[3].corpus_dir, "db");
+  EXPECT_EQ(specs[3].artifact_prefix, "b-");
+  EXPECT_EQ(specs[3].tenant, 1u);
+  EXPECT_EQ(specs[2].device_index, 0u);
+  EXPECT_EQ(specs[3].device_index, 1u);
+  EXPECT_EQ(specs[0].runs + specs[1].runs, 5);
+  EXPECT_EQ(specs[2].runs + specs[3].runs, 5);
+  EXPECT_EQ(specs[3].seed, 13u);
+  EXPECT_EQ(specs[3].worker, 3u);
+}
+
+TEST(WorkerArgsTest, ATenantsWorkerRunsOnlyItsTargetIntoItsDirectory) {
+  WorkerSpec spec;
+  spec.device_index = 0;
+  spec.seed = 3;
+  spec.target = "b.fz";
+  spec.corpus_dir = "db";
+  spec.artifact_prefix = "out/b-";
+  const std::vector<std::string> args = {
+      "-target=a.fz",      "da", "-artifact_prefix=out/", "-target=b.fz", "db",
+      "-max_total_time=9", "-"};
+  EXPECT_THAT(WorkerArgs(args, spec),
+              ElementsAre("-device=0", "-seed=3", "-print_final_stats=1",
+                          "-target=b.fz", "-artifact_prefix=out/b-", "db",
+                          "-max_total_time=9"));
+}
+
 TEST(WorkerArgsTest, SingleDeviceArgsReplaceDevicesByDevice) {
   const std::vector<std::string> args = {"-target=t.fz", "-devices=all",
                                          "corpus"};

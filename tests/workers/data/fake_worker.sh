@@ -47,9 +47,10 @@ echo "#2	INITED cov: 3 ft: 4 corp: 1/1b exec/s: 0 rss: 1Mb"
 # started, and the worker on device 1 reports its bug or failure only once
 # worker 0 has started: the campaign then stops a running worker, never
 # one that the shell has not begun (which a signal kills before any line).
+# A worker that is done stops no one, and waits for no one.
 if [ -n "${FAKE_WORKER_SYNC:-}" ]; then
   : >"$FAKE_WORKER_SYNC/started-$device"
-  if [ "$device" = 1 ]; then
+  if [ "$device" = 1 ] && [ "$FAKE_WORKER_MODE" != done ]; then
     for _ in $(seq 1 200); do
       [ -e "$FAKE_WORKER_SYNC/started-0" ] && break
       sleep 0.05
