@@ -26,6 +26,7 @@
 #include "fuzz/workers/worker_args.h"
 #include "fuzz/workers/worker_log.h"
 #include "fuzz/workers/worker_process.h"
+#include "runtime/device_info.h"
 #include "runtime/device_list.h"
 #include "runtime/instance.h"
 
@@ -490,15 +491,17 @@ int RunMultiDevice(absl::Span<const std::string> args,
       options.list_devices ? options.list_devices() : ListVulkanDevices();
   if (!devices.ok()) return error(devices.status().message());
   // Without -devices (several targets on one device): the device that -device
-  // names, or the one a campaign without it opens (the first GPU, else
-  // lavapipe).
-  const std::string spec = !config.devices.empty()  ? config.devices
-                           : !config.device.empty() ? config.device
-                                                    : "all";
-  absl::StatusOr<std::vector<uint32_t>> chosen =
-      vk::ResolveDeviceList(*devices, spec);
+  // selects, as a campaign in one process would (SelectDevice: "" is the
+  // first discrete GPU, else another GPU, else lavapipe).
+  absl::StatusOr<std::vector<uint32_t>> chosen;
+  if (config.devices.empty()) {
+    absl::StatusOr<uint32_t> one = vk::SelectDevice(*devices, config.device);
+    if (!one.ok()) return error(one.status().message());
+    chosen = std::vector<uint32_t>{*one};
+  } else {
+    chosen = vk::ResolveDeviceList(*devices, config.devices);
+  }
   if (!chosen.ok()) return error(chosen.status().message());
-  if (config.devices.empty()) chosen->resize(1);
   if (!several_targets) {
     if (AllRegularFiles(positional)) {
       out << "INFO: -devices=" << config.devices << ": running the inputs on "

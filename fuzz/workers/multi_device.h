@@ -14,8 +14,8 @@
 // processes on one device (how it is tested on lavapipe).
 //
 // Several targets (-target given more than once, "tenants"): each target
-// gets its own workers (one per device; one device without -devices: the
-// one -device names, else the first GPU, else lavapipe), its own corpus
+// gets its own workers (one per device; without -devices, one on the
+// device -device selects, as a campaign in one process would), its own corpus
 // directory (the positional arguments, one per target in order) and its
 // own artifacts (<-artifact_prefix><name>-crash-...). Workers of different
 // targets share nothing but the devices. The device's time is shared the

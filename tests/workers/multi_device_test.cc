@@ -78,9 +78,11 @@ class MultiDeviceTest : public ::testing::Test {
     options.program = RINGFUZZ_FAKE_WORKER;
     options.log_dir = dir_.path();
     options.status_interval = absl::Milliseconds(200);
-    options.list_devices = [gpus] {
-      std::vector<vk::PhysicalDeviceInfo> devices;
-      for (uint32_t i = 0; i < gpus; ++i) devices.push_back(FakeGpu(i));
+    options.list_devices = [this, gpus] {
+      std::vector<vk::PhysicalDeviceInfo> devices = devices_;
+      for (uint32_t i = 0; devices_.empty() && i < gpus; ++i) {
+        devices.push_back(FakeGpu(i));
+      }
       return absl::StatusOr<std::vector<vk::PhysicalDeviceInfo>>(devices);
     };
     Campaign campaign;
@@ -101,6 +103,8 @@ class MultiDeviceTest : public ::testing::Test {
   }
 
   TempDir dir_;
+  // The host's devices where set; else `gpus` fake GPUs.
+  std::vector<vk::PhysicalDeviceInfo> devices_;
 };
 
 TEST_F(MultiDeviceTest, WorkersSplitRunsAndTheCampaignSumsTheirStats) {
@@ -239,6 +243,26 @@ TEST_F(MultiDeviceTest, EachTargetFuzzesIntoItsOwnDirectoryOnTheDevice) {
   EXPECT_TRUE(std::filesystem::is_directory(dir_.Sub("ca")));
   EXPECT_TRUE(std::filesystem::is_directory(dir_.Sub("cb")));
   EXPECT_TRUE(c.in_process.empty());
+}
+
+TEST_F(MultiDeviceTest, SeveralTargetsRunOnTheDeviceOneCampaignWouldOpen) {
+  // Without -device, as a campaign in one process: the first discrete GPU,
+  // not the first GPU listed.
+  vk::PhysicalDeviceInfo lavapipe = FakeGpu(0);
+  lavapipe.is_cpu = true;
+  lavapipe.is_discrete = false;
+  vk::PhysicalDeviceInfo integrated = FakeGpu(1);
+  integrated.is_discrete = false;
+  devices_ = {lavapipe, integrated, FakeGpu(2)};
+  const Campaign c = Run("done", {"-target=a.fz", "-target=b.fz", "-seed=1",
+                                  dir_.Sub("ca"), dir_.Sub("cb")});
+  EXPECT_EQ(c.code, 0) << c.log;
+  EXPECT_THAT(WorkerLog(0), HasSubstr("ARGS: -device=2 -seed=1 "));
+  EXPECT_THAT(WorkerLog(1), HasSubstr("ARGS: -device=2 -seed=2 "));
+  EXPECT_THAT(Run("done", {"-target=a.fz", "-target=b.fz", "-device=9",
+                           dir_.Sub("ca"), dir_.Sub("cb")})
+                  .log,
+              HasSubstr("Fake GPU 2"));
 }
 
 TEST_F(MultiDeviceTest, SeveralTargetsOnSeveralDevicesGetAWorkerEach) {
