@@ -183,6 +183,11 @@ int RunCiCommand(absl::Span<const std::string> args,
   }
   const Config& config = parsed->config;
   if (config.target.empty()) return fail("-target=FILE is required");
+  if (parsed->targets.size() > 1) {
+    return fail(
+        "ringfuzz ci takes one -target: run it once per target, each with "
+        "its own -out (and -corpus, -known_crashes)");
+  }
   if (options.out.empty()) {
     return fail(
         "-out=DIR is required: where the reports, the new corpus "

@@ -197,6 +197,12 @@ int RunTriageCommand(absl::Span<const std::string> args,
     out << kUsage << "\n(docs/cli.md, 'ringfuzz triage')\n";
     return 0;
   }
+  if (parsed->targets.size() > 1) {
+    log << "ERROR: ringfuzz triage takes one -target: the artifacts of "
+           "several targets are triaged one target at a time\n"
+        << kUsage << "\n";
+    return kErrorExit;
+  }
   options.paths = parsed->positional;
   absl::StatusOr<TriageReport> report =
       TriagePaths(options, parsed->config, make_executor, log);

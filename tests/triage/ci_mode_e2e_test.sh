@@ -125,4 +125,13 @@ check_reports "$work/out2" 0 || fail "reports of the known-only run"
   >"$work/summary" 2>"$work/log"
 [ $? -eq 1 ] && grep -q "does not exist" "$work/log" ||
   fail "a missing corpus: not refused"
+"$ringfuzz" ci -target="$target" -target="$target" -out="$work/out4" \
+  >"$work/summary" 2>"$work/log"
+[ $? -eq 1 ] && grep -q "^ERROR: ringfuzz ci takes one -target" "$work/log" ||
+  fail "two targets: not refused"
+[ ! -e "$work/out4" ] || fail "two targets: -out was written anyway"
+"$ringfuzz" triage -target="$target" -target="$target" known \
+  >"$work/summary" 2>"$work/log"
+[ $? -eq 1 ] && grep -q "^ERROR: ringfuzz triage takes one -target" "$work/log" ||
+  fail "triage with two targets: not refused"
 echo "PASS: ringfuzz ci fails on new bugs only; SARIF 2.1.0 and JUnit valid"
