@@ -87,14 +87,14 @@ std::string Stat(const std::string& name, uint64_t value) {
 
 class Campaign {
  public:
-  // `tenants` empty: one target, whose workers share `corpus_dir`; else each
-  // tenant's workers share the tenant's directory.
+  // `tenants`: the campaign's targets, each with the corpus directory its
+  // workers share (WorkerSpec::tenant indexes it); a campaign of one target
+  // has one tenant without a name, and its lines name none.
   Campaign(absl::Span<const std::string> args, const Config& config,
-           std::string corpus_dir, std::vector<Tenant> tenants,
-           const MultiDeviceOptions& options, std::ostream& out)
+           std::vector<Tenant> tenants, const MultiDeviceOptions& options,
+           std::ostream& out)
       : args_(args.begin(), args.end()),
         config_(config),
-        corpus_dir_(std::move(corpus_dir)),
         tenants_(std::move(tenants)),
         options_(options),
         out_(out) {}
@@ -123,12 +123,14 @@ class Campaign {
   std::string LogPath(size_t i) const {
     return JoinPath(options_.log_dir, absl::StrCat("fuzz-", i, ".log"));
   }
-  // "worker 3", and for a tenant's worker "worker 3 (name)".
+  const Tenant& TenantOf(size_t i) const {
+    return tenants_[workers_[i].spec.tenant];
+  }
+  // "worker 3", and for a named tenant's worker "worker 3 (name)".
   std::string Who(size_t i) const {
-    return tenants_.empty()
-               ? absl::StrCat("worker ", i)
-               : absl::StrCat("worker ", i, " (",
-                              tenants_[workers_[i].spec.tenant].name, ")");
+    const std::string& name = TenantOf(i).name;
+    return name.empty() ? absl::StrCat("worker ", i)
+                        : absl::StrCat("worker ", i, " (", name, ")");
   }
   bool IsBugCode(int code) const {
     return code != 0 &&
@@ -137,11 +139,8 @@ class Campaign {
   // Asks every running worker to stop with `signal_number`.
   void StopAll(int signal_number);
   void OnExit(size_t i, int code);
+  // One status line per tenant (its workers' runs and rates summed).
   void PrintStatus();
-  // The status of the workers whose spec.tenant is `tenant` (all of them
-  // without tenants), as one line starting with `label`.
-  void PrintStatus(size_t tenant, const std::string& label,
-                   const std::string& corpus_dir);
   // The environment of a worker on `device` (LP_NUM_THREADS for lavapipe
   // workers that share the CPU).
   std::vector<std::pair<std::string, std::string>> WorkerEnv(
@@ -152,7 +151,6 @@ class Campaign {
 
   std::vector<std::string> args_;
   const Config& config_;
-  std::string corpus_dir_;
   std::vector<Tenant> tenants_;
   const MultiDeviceOptions& options_;
   std::ostream& out_;
@@ -308,34 +306,31 @@ void Campaign::Supervise() {
 
 void Campaign::PrintStatus() {
   if (config_.verbosity < 1) return;
-  if (tenants_.empty()) return PrintStatus(0, "INFO: ", corpus_dir_);
   for (size_t t = 0; t < tenants_.size(); ++t) {
-    PrintStatus(t, absl::StrCat("INFO: tenant ", tenants_[t].name, ": "),
-                tenants_[t].corpus_dir);
+    uint64_t runs = 0, rate = 0, cov = 0, ft = 0;
+    size_t running = 0, workers = 0;
+    for (const Worker& worker : workers_) {
+      if (worker.spec.tenant != t) continue;
+      ++workers;
+      running += worker.process->running();
+      const WorkerLog log =
+          ParseWorkerLog(ReadTail(worker.process->log_path(), kStatusTail));
+      if (!log.status) continue;
+      runs += log.status->runs;
+      if (worker.process->running()) rate += log.status->exec_per_sec;
+      cov = std::max(cov, log.status->cov);
+      ft = std::max(ft, log.status->ft);
+    }
+    const Tenant& tenant = tenants_[t];
+    out_ << "INFO: "
+         << (tenant.name.empty() ? ""
+                                 : absl::StrCat("tenant ", tenant.name, ": "))
+         << "workers " << running << "/" << workers << " running: #" << runs
+         << " runs, cov: " << cov << " ft: " << ft << " (best worker), "
+         << CountCorpusFiles(tenant.corpus_dir)
+         << " corpus files, exec/s: " << rate << " (all workers), "
+         << absl::ToInt64Seconds(Now() - started_) << " s\n";
   }
-}
-
-void Campaign::PrintStatus(size_t tenant, const std::string& label,
-                           const std::string& corpus_dir) {
-  uint64_t runs = 0, rate = 0, cov = 0, ft = 0;
-  size_t running = 0, workers = 0;
-  for (const Worker& worker : workers_) {
-    if (worker.spec.tenant != tenant) continue;
-    ++workers;
-    running += worker.process->running();
-    const WorkerLog log =
-        ParseWorkerLog(ReadTail(worker.process->log_path(), kStatusTail));
-    if (!log.status) continue;
-    runs += log.status->runs;
-    if (worker.process->running()) rate += log.status->exec_per_sec;
-    cov = std::max(cov, log.status->cov);
-    ft = std::max(ft, log.status->ft);
-  }
-  out_ << label << "workers " << running << "/" << workers << " running: #"
-       << runs << " runs, cov: " << cov << " ft: " << ft << " (best worker), "
-       << CountCorpusFiles(corpus_dir) << " corpus files, exec/s: " << rate
-       << " (all workers), " << absl::ToInt64Seconds(Now() - started_)
-       << " s\n";
 }
 
 void Campaign::ClaimExactArtifact(const WorkerLog& log, std::string& report) {
@@ -374,7 +369,7 @@ int Campaign::Finish() {
         return it == log.stats.end() ? uint64_t{0} : it->second;
       };
       out_ << "INFO: worker " << i << " (";
-      if (!tenants_.empty()) out_ << tenants_[worker.spec.tenant].name << ", ";
+      if (!TenantOf(i).name.empty()) out_ << TenantOf(i).name << ", ";
       out_ << "device " << worker.spec.device_index << ") exited "
            << *worker.process->exit_code() << ": "
            << stat("number_of_executed_units") << " runs, "
@@ -415,21 +410,21 @@ int Campaign::Finish() {
          << *workers_[i].process->exit_code() << ": "
          << (logs[i].error.empty() ? "see its log" : logs[i].error) << " ("
          << LogPath(i) << "); every input found so far is saved in "
-         << (tenants_.empty() ? corpus_dir_ : "each tenant's corpus directory")
+         << (tenants_.size() == 1 ? tenants_[0].corpus_dir
+                                  : "each tenant's corpus directory")
          << "\n";
     code = kErrorExit;
   } else if (interrupted_) {
     out_ << "==" << getpid() << "== libFuzzer: run interrupted; exiting\n";
     code = static_cast<int>(config_.interrupted_exitcode);
   }
-  if (config_.verbosity >= 1 && tenants_.empty()) {
-    out_ << "INFO: the campaign's corpus: " << CountCorpusFiles(corpus_dir_)
-         << " files in " << corpus_dir_ << "\n";
-  }
   for (const Tenant& tenant : tenants_) {
     if (config_.verbosity < 1) break;
-    out_ << "INFO: tenant " << tenant.name
-         << "'s corpus: " << CountCorpusFiles(tenant.corpus_dir) << " files in "
+    out_ << "INFO: "
+         << (tenant.name.empty()
+                 ? "the campaign's corpus"
+                 : absl::StrCat("tenant ", tenant.name, "'s corpus"))
+         << ": " << CountCorpusFiles(tenant.corpus_dir) << " files in "
          << tenant.corpus_dir << "\n";
   }
   if (config_.print_final_stats) {
@@ -520,10 +515,17 @@ int RunMultiDevice(absl::Span<const std::string> args,
           "CORPUS_DIR");
     }
   }
-  for (const std::string& dir :
-       several_targets ? positional
-                       : std::vector<std::string>{positional.front()}) {
-    if (absl::Status s = MakeDirs(dir); !s.ok()) return error(s.message());
+  if (!several_targets) {
+    // One target: its workers share the first corpus directory.
+    Tenant only;
+    only.target = config.target;
+    only.corpus_dir = positional.front();
+    tenants.push_back(std::move(only));
+  }
+  for (const Tenant& tenant : tenants) {
+    if (absl::Status s = MakeDirs(tenant.corpus_dir); !s.ok()) {
+      return error(s.message());
+    }
   }
   if (config.reload == 0 && chosen->size() > 1) {
     out << "WARNING: -reload=0: the workers will not take each other's "
@@ -552,9 +554,12 @@ int RunMultiDevice(absl::Span<const std::string> args,
         << " (-reload=" << config.reload << ")\n";
   }
   InstallInterruptHandlers(static_cast<int>(config.interrupted_exitcode));
-  Campaign campaign(args, config, several_targets ? "" : positional[0], tenants,
-                    options, out);
-  if (!campaign.Start(PlanWorkers(config, *chosen, seed, tenants), *devices)) {
+  // A campaign of one target gives its workers the command line as it is.
+  const std::vector<WorkerSpec> specs =
+      several_targets ? PlanWorkers(config, *chosen, seed, tenants)
+                      : PlanWorkers(config, *chosen, seed);
+  Campaign campaign(args, config, std::move(tenants), options, out);
+  if (!campaign.Start(specs, *devices)) {
     return kErrorExit;
   }
   campaign.Supervise();
