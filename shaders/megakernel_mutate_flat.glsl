@@ -26,7 +26,12 @@
 // still draws its own values; block sizes, flipped bits and interesting
 // values are spread over the group (lane j takes the group's draw + j,
 // wrapped), so the group's mutants differ wherever the mutator's choices
-// allow. Every mutant on its own keeps the distribution of an independent
+// allow. Groups of 8, 16 or 32 (a GPU's subgroup) are quads: each quad
+// spreads values as a group of 4 does, and quad q takes every position q
+// bytes after the group's (wrapped in the position's range), so that the
+// group's mutants still differ (a 4-way spread of 1..4-byte blocks would
+// repeat) while its lanes run the same path up to the group's first
+// position. Every mutant on its own keeps the distribution of an independent
 // draw; only its group's mutants are correlated. The group's draws come
 // from the workgroup's shared stream (rf_rand_wide), so a lane whose stream
 // write took more micro-steps than its group's leaves the group for the
@@ -44,8 +49,15 @@
 #ifndef RF_COHERENT_LANES
 #define RF_COHERENT_LANES 1
 #endif
-#if RF_COHERENT_LANES != 1 && RF_COHERENT_LANES != 2 && RF_COHERENT_LANES != 4
-#error "RF_COHERENT_LANES must be 1, 2 or 4"
+#if RF_COHERENT_LANES != 1 && RF_COHERENT_LANES != 2 && RF_COHERENT_LANES != 4 && \
+    RF_COHERENT_LANES != 8 && RF_COHERENT_LANES != 16 && RF_COHERENT_LANES != 32
+#error "RF_COHERENT_LANES must be 1, 2, 4, 8, 16 or 32"
+#endif
+// Lanes that spread values over one position (at most 4, see rf_spread).
+#if RF_COHERENT_LANES > 4
+#define RF_SPREAD_LANES 4
+#else
+#define RF_SPREAD_LANES RF_COHERENT_LANES
 #endif
 
 // 4 input bytes from byte `pos` on, little-endian; bytes past the buffer
@@ -207,6 +219,17 @@ uint rf_spread(uint x, uint j, uint d) {
   return x >= d ? x - d : x;
 }
 
+// Position p (< range) moved `stagger` bytes on, wrapped in [0, range):
+// where quad `stagger` of a coherence group of more than 4 lanes works.
+// Groups of up to 4 lanes have one quad and take p as drawn.
+uint rf_stagger(uint p, uint stagger, uint range) {
+#if RF_COHERENT_LANES > 4
+  return (p + stagger) % max(range, 1u);
+#else
+  return p;
+#endif
+}
+
 // One micro-step. `choice` (the same in all lanes of a workgroup iteration)
 // picks the havoc mutator (RF_MUT_*, ringfuzz_mutators.h): RF_MUT_FLIP_BIT,
 // RF_MUT_CHANGE_BYTE (also RF_HAVOC_CHOICE_CHANGE_BYTE), RF_MUT_INTERESTING,
@@ -221,7 +244,9 @@ uint rf_flat_step(uint len, uint choice, uint cmp_at, uint cmp_width, uint cmp_v
   // exclusive, so those that never run together share random bits. r_pos
   // and r_group are the coherence group's (see the file comment), the others
   // the lane's own.
-  uint group_lane = gl_LocalInvocationID.x & uint(RF_COHERENT_LANES - 1);
+  uint in_group = gl_LocalInvocationID.x & uint(RF_COHERENT_LANES - 1);
+  uint group_lane = in_group & uint(RF_SPREAD_LANES - 1);  // within its quad
+  uint stagger = in_group / uint(RF_SPREAD_LANES);         // its quad
   uint group = gl_LocalInvocationID.x / uint(RF_COHERENT_LANES);
   uint r_pos = rf_hash(rf_rand_wide() ^ group * 0x9E3779B9u);
   // r_pos: positions, low half source side, high half destination
@@ -235,7 +260,8 @@ uint rf_flat_step(uint len, uint choice, uint cmp_at, uint cmp_width, uint cmp_v
   bool byte_op = choice == RF_MUT_FLIP_BIT || choice == RF_MUT_CHANGE_BYTE ||
                  choice == RF_HAVOC_CHOICE_CHANGE_BYTE;
   w = byte_op ? 1u : w;
-  uint vpos = rf_scale16(r_pos & 0xFFFFu, len - min(w, len) + 1u);
+  uint vrange = len - min(w, len) + 1u;
+  uint vpos = rf_stagger(rf_scale16(r_pos & 0xFFFFu, vrange), stagger, vrange);
   bool big = (r_a & 0x10000u) != 0u;
   // Block mutators: n bytes (1..4), a source and a destination.
   uint room = max_len - min(len, max_len);
@@ -255,9 +281,10 @@ uint rf_flat_step(uint len, uint choice, uint cmp_at, uint cmp_width, uint cmp_v
          : choice == RF_MUT_DUPLICATE ? (dup_ok ? n_dup : 0u)
          : choice == RF_MUT_COPY ? (cpy_ok ? n_blk : 0u)
                                  : 0u;
-  uint src = rf_scale16(r_pos & 0xFFFFu, len - min(n, len) + 1u);
-  uint dst = rf_scale16(r_pos >> 16u, choice == RF_MUT_COPY ? len - min(n, len) + 1u
-                                                            : len + 1u);
+  uint src_range = len - min(n, len) + 1u;
+  uint dst_range = choice == RF_MUT_COPY ? src_range : len + 1u;
+  uint src = rf_stagger(rf_scale16(r_pos & 0xFFFFu, src_range), stagger, src_range);
+  uint dst = rf_stagger(rf_scale16(r_pos >> 16u, dst_range), stagger, dst_range);
   uint epos = src;
   uint fill_byte = (r_fill & 0xFFu) * 0x01010101u;
   bool repeated = (r_b & 0x80000000u) != 0u;

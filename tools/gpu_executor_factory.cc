@@ -39,6 +39,14 @@ absl::StatusOr<std::unique_ptr<Executor>> MakeGpuExecutor(Config& config,
   options.value_profile = config.use_value_profile;
   options.colorize = config.colorize;
   options.cut_slow_mutants = config.cut_slow_mutants;
+  const int64_t lanes = config.coherent_lanes;
+  if ((lanes & (lanes - 1)) != 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("-coherent_lanes=", lanes,
+                     " is not a power of two; pass 0 (automatic), 1, 2, 4, "
+                     "8, 16 or 32"));
+  }
+  if (lanes != 0) options.coherent_lanes = static_cast<uint32_t>(lanes);
   options.overlap = AutoOffOn<GpuExecutorOptions::Overlap>(config.overlap);
   options.cut_rounds = config.cut_rounds && !config.reproducible;
   options.repeat_trials = config.repeat_trials == kRepeatTrialsOn;

@@ -8,7 +8,7 @@
 //                    [-conditions=0|1]
 //                    [-value_profile=0|1] [-mutation=auto|flat|branching]
 //                    [-parent=FILE | -parents=DIR] [-keep_going=0|1]
-//                    [-coherent_lanes=1|2|4]
+//                    [-coherent_lanes=1|2|4|8|16|32]
 //                    [-coverage_mode=auto|precise|signature] [-havoc_build=0|1]
 //                    [-ring_memory=auto|host|device] [-slots=N] [-execs=N]
 //                    [-calibrate=N] [-deferred=auto|on|off]

@@ -40,6 +40,15 @@
 
 namespace ringfuzz {
 
+// The flat engine's coherence groups by default (GpuExecutorOptions::
+// coherent_lanes): 4, lavapipe's 4 SIMD lanes at the width ringfuzz sets
+// (ConfigureLavapipeEnvironment). On an H100, groups of 32 (a warp) ran
+// the raw megakernel 1.03-1.10x faster than 4 on each bundled target's
+// campaign corpus but campaigns only 0.99-1.05x, and took more executions
+// to solve 9 of 16 hard puzzles (docs/perf.md, "Coherence groups of 32
+// lanes"), so GPUs keep 4 too.
+inline constexpr uint32_t kDefaultCoherentLanes = 4;
+
 struct GpuExecutorOptions {
   std::string target_path;  // the target file (dialect source)
   // Where the megakernel builds' SPIR-V is cached between runs
@@ -91,9 +100,9 @@ struct GpuExecutorOptions {
   enum class MutationEngine { kAuto, kBranching, kFlat };
   MutationEngine mutation_engine = MutationEngine::kAuto;
   // Coherence groups of the flat engine (MegakernelOptions::coherent_lanes:
-  // 1, 2 or 4 lanes that take each havoc step at the same position).
-  // 4: half of lavapipe's 8 lanes at its default width, all of them at 128.
-  uint32_t coherent_lanes = 4;
+  // 1, 2, 4, 8, 16 or 32 lanes that take each havoc step at the same
+  // position).
+  uint32_t coherent_lanes = kDefaultCoherentLanes;
   // On CPU devices in signature mode, HAVOC, TRIM and REPLAY slots run on a
   // third build without the DICT, SPLICE and CMP code
   // (MegakernelOptions::havoc_only), the other kinds on the full signature

@@ -78,10 +78,11 @@ absl::StatusOr<InstrumentedModule> SizeDeferredBuild(
 absl::StatusOr<Megakernel> BuildMegakernel(const std::string& target_name,
                                            const std::string& target_source,
                                            const MegakernelOptions& options) {
-  if (options.coherent_lanes != 1 && options.coherent_lanes != 2 &&
-      options.coherent_lanes != 4) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "coherent lanes must be 1, 2 or 4, not ", options.coherent_lanes));
+  if (options.coherent_lanes == 0 || options.coherent_lanes > 32 ||
+      (options.coherent_lanes & (options.coherent_lanes - 1)) != 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("coherent lanes must be 1, 2, 4, 8, 16 or 32, not ",
+                     options.coherent_lanes));
   }
   const uint32_t max_len =
       ((std::max<uint32_t>(options.max_len, 4) + 3) / 4) * 4;

@@ -36,9 +36,10 @@ struct MegakernelOptions {
   // inputs held in registers (max_len <= kFlatMutationMaxLen); the branching
   // engine is used otherwise.
   bool flat_mutation = false;
-  // Invocations per coherence group of the flat engine (1, 2 or 4): they
-  // take each havoc step at the same position, with values spread over the
-  // group (shaders/megakernel_mutate_flat.glsl). 1: every lane on its own.
+  // Invocations per coherence group of the flat engine (1, 2, 4, 8, 16 or
+  // 32): they take each havoc step at the same position (groups over 4: in
+  // quads at consecutive positions), with values spread over the group
+  // (shaders/megakernel_mutate_flat.glsl). 1: every lane on its own.
   uint32_t coherent_lanes = 1;
   // Havoc-class work only (RF_HAVOC_ONLY): HAVOC, TRIM, REPLAY and
   // CALIBRATE slots run as in the full build; the DICT, SPLICE and CMP code

@@ -3,6 +3,7 @@
 #include <set>
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "fuzz/gpu/gpu_megakernel.h"
 #include "gtest/gtest.h"
 
@@ -155,23 +156,26 @@ TEST(GpuInstrumentTest, ValueProfileBuildsInBothCoverageModes) {
   }
 }
 
-// The flat engine's coherence groups build with 1, 2 or 4 lanes; any other
-// width is an error that names it.
-TEST(GpuInstrumentTest, CoherentLanesAreOneTwoOrFour) {
+// The flat engine's coherence groups build with 1, 2, 4, 8, 16 or 32
+// lanes; any other width is an error that names it.
+TEST(GpuInstrumentTest, CoherentLanesArePowersOfTwoUpTo32) {
   MegakernelOptions options;
   options.flat_mutation = true;
-  for (uint32_t lanes : {1u, 2u, 4u}) {
+  for (uint32_t lanes : {1u, 2u, 4u, 8u, 16u, 32u}) {
     options.coherent_lanes = lanes;
     absl::StatusOr<Megakernel> kernel =
         BuildMegakernel("s.fz", kSwitchTarget, options);
     EXPECT_TRUE(kernel.ok()) << lanes << ": " << kernel.status();
   }
-  options.coherent_lanes = 3;
-  absl::StatusOr<Megakernel> kernel =
-      BuildMegakernel("s.fz", kSwitchTarget, options);
-  ASSERT_FALSE(kernel.ok());
-  EXPECT_NE(kernel.status().message().find("not 3"), std::string::npos)
-      << kernel.status();
+  for (uint32_t lanes : {0u, 3u, 12u, 64u}) {
+    options.coherent_lanes = lanes;
+    absl::StatusOr<Megakernel> kernel =
+        BuildMegakernel("s.fz", kSwitchTarget, options);
+    ASSERT_FALSE(kernel.ok()) << lanes;
+    EXPECT_NE(kernel.status().message().find(absl::StrCat("not ", lanes)),
+              std::string::npos)
+        << kernel.status();
+  }
 }
 
 TEST(GpuInstrumentTest, RejectsGarbage) {

@@ -497,11 +497,12 @@ TEST_P(GpuMutationTest, MutationsStackUpToTheSlotsDepth) {
 
 // Block mutators move 1 to 4 bytes: TRIM mutants of a 16-byte parent lose
 // each of those sizes, whether the lanes of a coherence group share the
-// erase position (sizes spread over the group) or every lane draws alone.
-// Coherence groups are the flat engine's; the branching engine runs once.
+// erase position (sizes spread over the group), share it in fours, or every
+// lane draws alone. Coherence groups are the flat engine's; the branching
+// engine runs once.
 TEST_P(GpuMutationTest, ErasesTakeEveryBlockSize) {
   const std::vector<uint32_t> widths = GetParam() == Engine::kFlat
-                                           ? std::vector<uint32_t>{4, 1}
+                                           ? std::vector<uint32_t>{4, 1, 32}
                                            : std::vector<uint32_t>{4};
   for (uint32_t lanes : widths) {
     auto executor = Make("erase_size.fz", 64, /*keep_going=*/true, lanes);
@@ -520,6 +521,51 @@ TEST_P(GpuMutationTest, ErasesTakeEveryBlockSize) {
       }
     }
     EXPECT_EQ(sizes, (std::set<uint32_t>{1, 2, 3, 4})) << lanes << " lanes";
+  }
+}
+
+// A coherence group of 32 lanes works in fours: the 32 first mutants of one
+// slot (one per lane, all in one group) erase 32 different blocks, each
+// block size at 8 consecutive positions (wrapped in the positions that
+// size allows), so the group's lanes share their path up to the first of
+// them. With one position for the whole group, a 4-way spread of sizes
+// would give 4 distinct mutants, each 8 times.
+TEST_P(GpuMutationTest, WideCoherenceGroupsEraseDistinctBlocksSideBySide) {
+  if (GetParam() != Engine::kFlat)
+    GTEST_SKIP() << "groups are the flat engine's";
+  Bytes parent(16);
+  for (size_t i = 0; i < parent.size(); ++i)
+    parent[i] = static_cast<uint8_t>(i);
+  for (uint64_t seed : {1u, 2u, 3u}) {
+    auto executor = Make("erase_position.fz", 64, /*keep_going=*/true,
+                         /*coherent_lanes=*/32);
+    ASSERT_NE(executor, nullptr);
+    ASSERT_TRUE(executor->AddInput(parent).ok());
+    std::vector<WorkItem> work = Work(RF_OP_TRIM, /*stack=*/1, /*count=*/32);
+    work.resize(1);
+    absl::StatusOr<BatchResult> r = executor->RunBatch(work, seed);
+    ASSERT_TRUE(r.ok()) << r.status();
+    std::map<uint32_t, std::set<uint32_t>> positions;  // by erased size
+    size_t mutants = 0;
+    for (const Find& f : r->finds) {
+      if (IsHostTrial(f) || !IsBug(f.kind)) continue;
+      ++mutants;
+      positions[f.code & 0xFF].insert(f.code >> 8);
+    }
+    EXPECT_EQ(mutants, 32u) << "seed " << seed;
+    ASSERT_EQ(positions.size(), 4u) << "seed " << seed;
+    for (const auto& [size, at] : positions) {
+      ASSERT_EQ(at.size(), 8u) << "seed " << seed << ", size " << size;
+      // A run of 8 consecutive positions modulo the 17 - size positions an
+      // erase of `size` can start at: exactly one of them has no
+      // predecessor in the set.
+      const uint32_t range = 17 - size;
+      int starts = 0;
+      for (uint32_t p : at) starts += at.count((p + range - 1) % range) == 0;
+      EXPECT_EQ(starts, 1) << "seed " << seed << ", size " << size;
+    }
+    EXPECT_EQ(executor->validation_messages(), 0u)
+        << executor->last_validation_message();
   }
 }
 
