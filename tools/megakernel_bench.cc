@@ -27,11 +27,12 @@
 // -ring_memory its ring_memory; -slots and -execs replace the device's
 // preferred batch shape (slots per batch, executions per slot), so small
 // batches measure what a round costs beyond its executions (the mean batch
-// time is printed). -deferred sets GpuExecutorOptions::deferred_coverage
-// (the precise build's coverage; auto: deferred on CPU devices). -calibrate=N
-// measures how fast signature candidates are judged instead of fuzzing: calls
-// of ExecuteEach (the calibration dispatch of the precise build) on N mutants
-// of the parent (one or two bytes replaced).
+// time is printed, and where the queue has timestamps the dispatches' mean
+// time on the device's clock, without the host's turnaround). -deferred sets
+// GpuExecutorOptions::deferred_coverage (the precise build's coverage; auto:
+// deferred on CPU devices). -calibrate=N measures how fast signature candidates
+// are judged instead of fuzzing: calls of ExecuteEach (the calibration dispatch
+// of the precise build) on N mutants of the parent (one or two bytes replaced).
 #include <sys/resource.h>
 
 #include <chrono>
@@ -48,6 +49,7 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
+#include "absl/time/time.h"
 #include "corpus/corpus_dir.h"
 #include "corpus/file_read.h"
 #include "fuzz/gpu/gpu_executor.h"
@@ -308,6 +310,7 @@ int main(int argc, char** argv) {
   const auto start = Clock::now();
   uint64_t execs = 0, finds = 0, batches = 0;
   double elapsed = 0;
+  absl::Duration device_time;  // zero where the queue has no timestamps
   while (elapsed < seconds) {
     auto r = (*executor)->RunBatch(work, batches++);
     if (!r.ok()) {
@@ -317,6 +320,7 @@ int main(int argc, char** argv) {
     }
     execs += r->executions;
     finds += r->finds.size();
+    device_time += r->device_time;
     elapsed = std::chrono::duration<double>(Clock::now() - start).count();
   }
   const auto cov = (*executor)->Coverage();
@@ -334,5 +338,13 @@ int main(int argc, char** argv) {
   std::printf("exec/s: %.0f  (loop cpu %.1fs, execs per cpu-second %.0f)\n",
               execs / elapsed, cpu, execs / cpu);
   std::printf("batch time: %.3f ms mean\n", 1e3 * elapsed / batches);
+  // The dispatches' own time on the device's clock: what a batch costs the
+  // device without the host's turnaround between batches.
+  if (device_time > absl::ZeroDuration()) {
+    const double device_seconds = absl::ToDoubleSeconds(device_time);
+    std::printf(
+        "device time: %.3f ms mean per batch; exec per device-second %.0f\n",
+        1e3 * device_seconds / batches, execs / device_seconds);
+  }
   return 0;
 }
