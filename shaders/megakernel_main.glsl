@@ -285,9 +285,15 @@ void rf_run_slot(uint slot, uint lane) {
   uint parent_len = 0u;
 #endif
   bool out_of_budget = false;
+  // A slot below HIGH priority stops at the round's cut (RF_CTRL_CUT_EPOCH)
+  // as unclaimed ones do: a cut round ends within RF_ROUND_MUTANTS mutants
+  // of each lane instead of at its slowest claimed slot. It ends DONE with
+  // the mutants it ran (RF_ARG_EXECS below RF_ARG_COUNT).
+  bool cuttable = rf_ring[base + RF_SLOT_PRIORITY] > RF_PRIORITY_HIGH;
   while (!stop && m < count) {
     if (rf_ctrl[RF_RES_STOP] != 0u) break;
     if (rf_ctrl[RF_CTRL_SHUTDOWN] != 0u) break;  // the host stops a stalled dispatch
+    if (cuttable && rf_ctrl[RF_CTRL_EPOCH] <= rf_ctrl[RF_CTRL_CUT_EPOCH]) break;
     bool report = false;
     bool reduced = false;  // the execution to queue is a reduction
     uint source = parent;

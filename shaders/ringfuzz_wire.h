@@ -33,7 +33,9 @@
 #define RF_CTRL_PRIORITY_COUNT 5u
 // ringfuzz's extension in the reserved words 141..159: a round (dispatch)
 // whose RF_CTRL_EPOCH is at most this word claims no more slots of priority
-// below HIGH (CRITICAL and HIGH ones still run). The host
+// below HIGH (CRITICAL and HIGH ones still run), and its claimed slots below
+// HIGH stop within 16 mutants a lane (RF_ROUND_MUTANTS; DONE, with the
+// executions they ran). The host
 // cuts a queued round short with it when the round queued after holds more
 // urgent work, and a round cuts itself on an urgent find
 // (RF_PUSH_CUT_ON_FIND, atomicMax); epochs only grow, so 0 (the initial

@@ -783,6 +783,10 @@ GpuExecutor::PendingWork GpuExecutor::Pending(uint32_t slot_count,
       ++pending.slots;
       pending.executions +=
           args[RF_ARG_COUNT] - std::min(args[RF_ARG_EXECS], args[RF_ARG_COUNT]);
+    } else if (slot[RF_SLOT_STATUS] == RF_STATUS_DONE) {
+      const uint32_t* args = slot + RF_SLOT_ARG0;
+      pending.stopped_short +=
+          args[RF_ARG_COUNT] - std::min(args[RF_ARG_EXECS], args[RF_ARG_COUNT]);
     }
   }
   return pending;
@@ -934,11 +938,12 @@ absl::Status GpuExecutor::Drain(Program& program, uint32_t slot_count,
     }
     const PendingWork left = Pending(slot_count, parity);
     const uint32_t pending = left.slots;
-    if (pending == 0) return absl::OkStatus();
     if (cut) {
-      result.cut_executions += left.executions;
+      // Its unclaimed slots are dropped, and its claimed ones stopped.
+      result.cut_executions += left.executions + left.stopped_short;
       return absl::OkStatus();
     }
+    if (pending == 0) return absl::OkStatus();
     if (ctrl[RF_CTRL_DONE_COUNT] == done_before && ctrl[RF_RES_EXECS] == 0) {
       return absl::InternalError(absl::StrCat(
           pending,

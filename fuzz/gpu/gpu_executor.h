@@ -606,8 +606,11 @@ class GpuExecutor final : public Executor, public Steerable {
   // Slots of the first `slot_count` of ring `parity` still PUBLISHED or
   // REQUEUE, and the executions they still had to run (one pass).
   struct PendingWork {
-    uint32_t slots = 0;
-    uint64_t executions = 0;
+    uint32_t slots = 0;       // PUBLISHED or REQUEUE
+    uint64_t executions = 0;  // theirs not run
+    // Of DONE slots that stopped short of their count (a cut, a stop): the
+    // executions they did not run.
+    uint64_t stopped_short = 0;
   };
   PendingWork Pending(uint32_t slot_count, uint32_t parity) const;
   // Adds the last dispatch of `dispatcher` to `result`'s device interval.

@@ -319,8 +319,8 @@ absl::StatusOr<BatchResult> GpuExecutor::FlightResult(const Flight& flight,
   CollectCosts(flight.slot_count, result, flight.parity);
   const PendingWork pending = Pending(flight.slot_count, flight.parity);
   // A cut flight's unclaimed slots are dropped (PrepareToPublish empties
-  // them before the ring is published again).
-  if (cut) result.cut_executions = pending.executions;
+  // them before the ring is published again); its claimed ones stopped.
+  if (cut) result.cut_executions = pending.executions + pending.stopped_short;
   unfinished = !host_stopped_ && !cut && snapshot[RF_RES_STOP] == 0 &&
                pending.slots != 0;
   // An unfinished flight's service runs go on in FinishOldest's drain, and

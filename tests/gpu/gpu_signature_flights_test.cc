@@ -114,6 +114,38 @@ TEST(GpuSignatureFlightsTest, ARoundThatFindsNewClassesCutsItself) {
   }
 }
 
+// A round's own cut stops the slots it had claimed, not only the ones it
+// had not: one slot of many mutants per lane, whose first mutants reach new
+// paths, runs a few rounds of mutants per lane after the first find (it
+// is seen at the next look at the control words), not its whole count.
+TEST(GpuSignatureFlightsTest, ACutStopsTheSlotsTheRoundHadClaimed) {
+  GpuExecutorOptions options = gpu_test::CpuOptions("many_paths.fz");
+  options.colorize = false;
+  options.coverage_mode = GpuExecutorOptions::CoverageMode::kSignature;
+  options.overlap = GpuExecutorOptions::Overlap::kOff;
+  options.cut_rounds = true;
+  auto executor = gpu_test::MakeExecutor(options);
+  ASSERT_NE(executor, nullptr);
+  ASSERT_TRUE(executor->AddInput(Str("zzzz")).ok());
+  ASSERT_TRUE(executor->Execute(Str("zzzz")).ok());
+  // 4,096 mutants a lane; a lane looks at the control words every 16.
+  constexpr uint32_t kCount = 64u * 4096u;
+  uint32_t cut_rounds = 0;
+  for (uint64_t seed = 1; seed < 4; ++seed) {
+    SCOPED_TRACE(testing::Message() << "seed " << seed);
+    absl::StatusOr<BatchResult> r =
+        executor->RunBatch(Work(RF_OP_HAVOC, 1, kCount), seed);
+    ASSERT_TRUE(r.ok()) << r.status();
+    EXPECT_EQ(r->executions + r->cut_executions, kCount);
+    if (r->cut_executions == 0) continue;
+    ++cut_rounds;
+    EXPECT_LT(r->executions, kCount / 8) << "the claimed slot ran on";
+  }
+  EXPECT_GT(cut_rounds, 0u);
+  EXPECT_EQ(executor->validation_messages(), 0u)
+      << executor->last_validation_message();
+}
+
 // New coverage found by the signature build comes back from the precise
 // build's judgement in a later flight, as the mutant of its parent that the
 // signature build ran; crashes come back from the flight that found them.
