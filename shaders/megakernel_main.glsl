@@ -69,7 +69,20 @@ void rf_execute(uint len) {
     rf_fault_aux = rf_oob_where - 1u;
     rf_fault_site = rf_oob_where - 1u;
   }
-  rf_hit_features();
+  // A faulting execution adds nothing to the coverage maps, as AFL++ keeps
+  // crashes and hangs out of its virgin map and libFuzzer's -fork merges
+  // only its corpus: the coverage the host prints is the corpus's, which a
+  // restart on the corpus directory recovers, and a later execution that
+  // reaches the same blocks without the fault is a find. The marks made at
+  // the end of an execution (deferred coverage, hit counts) are skipped;
+  // of those made as blocks ran (the immediate precise build, value
+  // profile) the first bit the execution set first is cleared again.
+  if (rf_fault_kind == 0u) {
+    rf_hit_features();
+  } else {
+    rf_unmark(rf_first_new);
+    rf_new_bits = 0u;
+  }
   rf_steps += rf_exec_steps + 1u;
 }
 

@@ -777,16 +777,17 @@ GpuExecutor::PendingWork GpuExecutor::Pending(uint32_t slot_count,
   PendingWork pending;
   for (uint32_t s = 0; s < slot_count; ++s) {
     const uint32_t* slot = ring + uint64_t{s} * RF_SLOT_WORDS;
-    if (slot[RF_SLOT_STATUS] == RF_STATUS_PUBLISHED ||
-        slot[RF_SLOT_STATUS] == RF_STATUS_REQUEUE) {
-      const uint32_t* args = slot + RF_SLOT_ARG0;
+    const uint32_t status = slot[RF_SLOT_STATUS];
+    const uint32_t* args = slot + RF_SLOT_ARG0;
+    // The slot's mutants not run yet (left for a later dispatch, or not run
+    // at all by a slot a cut ended).
+    const uint32_t left =
+        args[RF_ARG_COUNT] - std::min(args[RF_ARG_EXECS], args[RF_ARG_COUNT]);
+    if (status == RF_STATUS_PUBLISHED || status == RF_STATUS_REQUEUE) {
       ++pending.slots;
-      pending.executions +=
-          args[RF_ARG_COUNT] - std::min(args[RF_ARG_EXECS], args[RF_ARG_COUNT]);
-    } else if (slot[RF_SLOT_STATUS] == RF_STATUS_DONE) {
-      const uint32_t* args = slot + RF_SLOT_ARG0;
-      pending.stopped_short +=
-          args[RF_ARG_COUNT] - std::min(args[RF_ARG_EXECS], args[RF_ARG_COUNT]);
+      pending.executions += left;
+    } else if (status == RF_STATUS_DONE) {
+      pending.stopped_short += left;
     }
   }
   return pending;
