@@ -69,15 +69,18 @@ void rf_execute(uint len) {
     rf_fault_aux = rf_oob_where - 1u;
     rf_fault_site = rf_oob_where - 1u;
   }
-  // A faulting execution adds nothing to the coverage maps, as AFL++ keeps
-  // crashes and hangs out of its virgin map and libFuzzer's -fork merges
-  // only its corpus: the coverage the host prints is the corpus's, which a
-  // restart on the corpus directory recovers, and a later execution that
-  // reaches the same blocks without the fault is a find. The marks made at
-  // the end of an execution (deferred coverage, hit counts) are skipped;
-  // of those made as blocks ran (the immediate precise build, value
-  // profile) the first bit the execution set first is cleared again.
-  if (rf_fault_kind == 0u) {
+  // A crashing execution (crash, overread, out-of-bounds index) adds
+  // nothing to the coverage maps, as AFL++ keeps crashes out of its virgin
+  // map and libFuzzer's -fork merges only its corpus: the coverage the host
+  // prints is the corpus's, which a restart on the corpus directory
+  // recovers, and a later execution that reaches the same blocks without
+  // the crash is a find. The marks made at the end of an execution
+  // (deferred coverage, hit counts) are skipped; of those made as blocks
+  // ran (the immediate precise build, value profile) the first bit the
+  // execution set first is cleared again. A timeout keeps its coverage so
+  // far: it is the device's loop budget running out, which -twin may clear
+  // as no hang, and -merge keeps such an input for that coverage.
+  if (rf_fault_kind == 0u || rf_fault_kind == RF_FIND_TIMEOUT) {
     rf_hit_features();
   } else {
     rf_unmark(rf_first_new);
