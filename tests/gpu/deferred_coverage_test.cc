@@ -97,19 +97,19 @@ TEST_P(DeferredCoverageTest, EachInputMarksWhatTheImmediateBuildMarks) {
   size_t features = 0;
   std::vector<Bytes> clean;  // the inputs that do not crash
   for (const Bytes& input : inputs) {
-    bool faulted = false;
+    bool crashed = false;
     for (GpuExecutor* executor : {deferred.get(), immediate.get()}) {
       ASSERT_TRUE(executor->ResetCoverage().ok());
       absl::StatusOr<BatchResult> ran = executor->ExecuteEach({input});
       ASSERT_TRUE(ran.ok()) << ran.status();
       for (const Find& find : ran->finds) {
-        faulted |= IsBug(find.kind) && find.kind != Find::Kind::kTimeout;
+        crashed |= IsBug(find.kind) && find.kind != Find::Kind::kTimeout;
       }
     }
     absl::StatusOr<CoverageIds> a = deferred->CoverageIdsSoFar();
     absl::StatusOr<CoverageIds> b = immediate->CoverageIdsSoFar();
     ASSERT_TRUE(a.ok() && b.ok());
-    if (faulted) {
+    if (crashed) {
       // A crashing execution marks nothing; the immediate build takes back
       // only the first bit it set (rf_execute).
       ASSERT_TRUE(a->features.empty() && a->blocks.empty())

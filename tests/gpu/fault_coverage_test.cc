@@ -1,11 +1,8 @@
-// A faulting execution adds nothing to the coverage maps (rf_execute in
+// A crashing execution adds nothing to the coverage maps (rf_execute in
 // shaders/megakernel_main.glsl), checked on lavapipe's deferred build, where
 // the maps are marked at the end of an execution and the rule is exact: the
 // maps after a crash and a clean input are those of the clean input alone,
 // so the coverage a campaign prints is what its corpus holds.
-#include <string>
-#include <vector>
-
 #include "fuzz/gpu/gpu_executor.h"
 #include "gtest/gtest.h"
 #include "tests/gpu/gpu_test_util.h"
@@ -15,8 +12,7 @@ namespace {
 
 using gpu_test::CpuOptions;
 using gpu_test::MakeExecutor;
-
-Bytes B(const std::string& s) { return Bytes(s.begin(), s.end()); }
+using gpu_test::Str;
 
 TEST(FaultCoverageTest, ACrashingExecutionMarksNoCoverage) {
   // magic.fz: "FUZ!" crashes with code 7; "FUZA" takes the same checks and
@@ -29,7 +25,7 @@ TEST(FaultCoverageTest, ACrashingExecutionMarksNoCoverage) {
       << executor->deferred_coverage_refusal();
 
   ASSERT_TRUE(executor->ResetCoverage().ok());
-  absl::StatusOr<BatchResult> crashed = executor->ExecuteEach({B("FUZ!")});
+  absl::StatusOr<BatchResult> crashed = executor->ExecuteEach({Str("FUZ!")});
   ASSERT_TRUE(crashed.ok()) << crashed.status();
   ASSERT_EQ(crashed->finds.size(), 1u);
   EXPECT_EQ(crashed->finds[0].kind, Find::Kind::kCrash);
@@ -39,11 +35,11 @@ TEST(FaultCoverageTest, ACrashingExecutionMarksNoCoverage) {
   EXPECT_TRUE(after_crash->features.empty());
   EXPECT_TRUE(after_crash->blocks.empty());
 
-  ASSERT_TRUE(executor->ExecuteEach({B("FUZA")}).ok());
+  ASSERT_TRUE(executor->ExecuteEach({Str("FUZA")}).ok());
   absl::StatusOr<CoverageIds> both = executor->CoverageIdsSoFar();
   // The reference: the clean input alone, on cleared maps.
   ASSERT_TRUE(executor->ResetCoverage().ok());
-  ASSERT_TRUE(executor->ExecuteEach({B("FUZA")}).ok());
+  ASSERT_TRUE(executor->ExecuteEach({Str("FUZA")}).ok());
   absl::StatusOr<CoverageIds> alone = executor->CoverageIdsSoFar();
   ASSERT_TRUE(both.ok() && alone.ok());
   EXPECT_FALSE(alone->blocks.empty());
